@@ -1,0 +1,113 @@
+"""Argument checks shared by every public function.
+
+Each check runs before any work is done and raises ``ValueError`` or
+``TypeError`` with a message that names the argument and says what was
+expected, so a learner never has to read a deep NumPy traceback.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+#: Largest array, in bytes, that a ``pe_utils`` function agrees to allocate.
+#: Tables bigger than this are refused before any memory is touched.
+MAX_TABLE_BYTES: int = 2**30
+
+LAYOUTS: tuple[str, ...] = ("interleaved", "concatenated")
+
+
+def _is_integer(value: Any) -> bool:
+    return isinstance(value, numbers.Integral) and not isinstance(value, (bool, np.bool_))
+
+
+def check_d_model(d_model: Any, name: str = "d_model") -> int:
+    """Return ``d_model`` as an ``int`` if it is a positive even integer."""
+    if not _is_integer(d_model):
+        raise TypeError(
+            f"{name} must be a positive even integer, got {d_model!r} "
+            f"of type {type(d_model).__name__}"
+        )
+    d_model = int(d_model)
+    if d_model <= 0 or d_model % 2:
+        raise ValueError(
+            f"{name} must be a positive even integer (one sin and one cos per pair), "
+            f"got {d_model}"
+        )
+    return d_model
+
+
+def check_count(value: Any, name: str) -> int:
+    """Return ``value`` as an ``int`` if it is a non-negative integer."""
+    if not _is_integer(value):
+        raise TypeError(
+            f"{name} must be a non-negative integer, got {value!r} "
+            f"of type {type(value).__name__}"
+        )
+    if value < 0:
+        raise ValueError(f"{name} must be a non-negative integer, got {value}")
+    return int(value)
+
+
+def check_base(base: Any, name: str = "base") -> float:
+    """Return ``base`` as a ``float`` if it is a finite real number greater than 1."""
+    if isinstance(base, (bool, np.bool_)) or not isinstance(base, numbers.Real):
+        raise TypeError(f"{name} must be a real number greater than 1, got {base!r}")
+    base = float(base)
+    if not np.isfinite(base) or base <= 1.0:
+        raise ValueError(f"{name} must be a finite number greater than 1, got {base}")
+    return base
+
+
+def check_layout(layout: Any, name: str = "layout") -> str:
+    """Return ``layout`` if it is one of :data:`LAYOUTS`."""
+    if not isinstance(layout, str) or layout not in LAYOUTS:
+        choices = ", ".join(repr(choice) for choice in LAYOUTS)
+        raise ValueError(f"{name} must be one of {choices}, got {layout!r}")
+    return layout
+
+
+def check_float_dtype(dtype: Any, name: str = "dtype") -> np.dtype:
+    """Return ``np.dtype(dtype)`` if it is a real floating-point type."""
+    try:
+        resolved = np.dtype(dtype)
+    except TypeError as error:
+        raise TypeError(f"{name} must be a floating-point dtype, got {dtype!r}") from error
+    if not np.issubdtype(resolved, np.floating):
+        raise TypeError(
+            f"{name} must be a floating-point dtype such as np.float64, got {resolved}"
+        )
+    return resolved
+
+
+def check_finite_array(values: Any, name: str) -> np.ndarray:
+    """Return ``values`` as a float64 array if every entry is a finite real number."""
+    array = np.asarray(values)
+    is_real = np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+    if array.dtype == np.bool_ or not is_real:
+        raise TypeError(f"{name} must be real numbers, got an array of dtype {array.dtype}")
+    array = array.astype(np.float64, copy=False)
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{name} must be finite numbers, got NaN or infinity")
+    return array
+
+
+def check_matrix(values: Any, name: str) -> np.ndarray:
+    """Return ``values`` as a 2-D array of finite floats."""
+    array = check_finite_array(values, name)
+    if array.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array, got shape {array.shape}")
+    return array
+
+
+def check_table_size(shape: tuple[int, ...], dtype: Any, name: str = "table") -> None:
+    """Refuse, before allocating, an array larger than :data:`MAX_TABLE_BYTES`."""
+    n_bytes = int(np.prod(shape, dtype=object)) * np.dtype(dtype).itemsize
+    if n_bytes > MAX_TABLE_BYTES:
+        raise ValueError(
+            f"{name} of shape {shape} would need {n_bytes / 2**30:.2f} GiB, over the "
+            f"{MAX_TABLE_BYTES / 2**30:.2f} GiB budget (pe_utils.MAX_TABLE_BYTES); "
+            "ask for fewer positions or a smaller d_model"
+        )

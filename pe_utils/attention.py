@@ -1,0 +1,137 @@
+"""Permutations and single-head self-attention (notebook 01).
+
+Notebook 01 uses these to show that self-attention is permutation
+*equivariant*: ``self_attention(P @ X) == P @ self_attention(X)`` when the
+same weights are used on both sides.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from ._checks import _is_integer, check_matrix, check_table_size
+
+
+def permutation_matrix(order: Any) -> np.ndarray:
+    """Return the permutation matrix that puts the rows of ``X`` in ``order``.
+
+    ``P[r, order[r]] = 1`` and every other entry is 0, so
+    ``(P @ X)[r] = X[order[r]]``. ``P`` is orthogonal: ``P.T @ P = I``.
+    Introduced in notebook 01.
+
+    Parameters
+    ----------
+    order : sequence of int
+        A permutation of ``0 … n−1``: each index exactly once.
+
+    Returns
+    -------
+    np.ndarray
+        ``(n, n)`` float64 array of zeros and ones.
+    """
+    order_array = np.asarray(order)
+    if order_array.ndim != 1:
+        raise ValueError(f"order must be a 1-D sequence of indices, got shape {order_array.shape}")
+    if order_array.size and not all(_is_integer(value) for value in order_array.tolist()):
+        raise TypeError(f"order must contain integers, got dtype {order_array.dtype}")
+    n = order_array.size
+    order_array = order_array.astype(np.int64)
+    if np.any((order_array < 0) | (order_array >= n)):
+        raise ValueError(f"order must contain only indices 0 … {n - 1}, got {order_array.tolist()}")
+    if np.unique(order_array).size != n:
+        raise ValueError(f"order must use each index exactly once, got repeats in {order_array.tolist()}")
+    check_table_size((n, n), np.float64, name="permutation matrix")
+    matrix = np.zeros((n, n))
+    matrix[np.arange(n), order_array] = 1.0
+    return matrix
+
+
+def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Numerically stable softmax ``exp(s − max s) / Σ exp(s − max s)`` along ``axis``.
+
+    Entries equal to ``-inf`` (masked scores) get weight 0. Introduced in
+    notebook 01.
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    if scores.size == 0:
+        return scores.copy()
+    shifted = scores - np.max(scores, axis=axis, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / np.sum(weights, axis=axis, keepdims=True)
+
+
+def _check_attention_inputs(X: Any, W_q: Any, W_k: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    X = check_matrix(X, "X")
+    W_q = check_matrix(W_q, "W_q")
+    W_k = check_matrix(W_k, "W_k")
+    d_in = X.shape[1]
+    for name, weight in (("W_q", W_q), ("W_k", W_k)):
+        if weight.shape[0] != d_in:
+            raise ValueError(
+                f"{name} must have {d_in} rows to match X of shape {X.shape}, got shape {weight.shape}"
+            )
+    if W_q.shape != W_k.shape:
+        raise ValueError(f"W_k must have the shape of W_q {W_q.shape}, got shape {W_k.shape}")
+    return X, W_q, W_k
+
+
+def attention_weights(X: Any, W_q: Any, W_k: Any, *, causal: bool = False) -> np.ndarray:
+    """Return the attention matrix ``A = softmax(Q Kᵀ / √d_k)`` of one head.
+
+    ``Q = X W_q`` and ``K = X W_k``; row ``r`` of ``A`` says how much token ``r``
+    attends to each token. With ``causal=True`` token ``r`` sees only tokens
+    ``0 … r``. Introduced in notebook 01.
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+        One row per token.
+    W_q, W_k : array, shape (d, d_k)
+        Fixed query and key weights.
+    causal : bool
+        Mask out the scores of later tokens.
+
+    Returns
+    -------
+    np.ndarray
+        ``(n, n)`` array whose rows sum to 1.
+    """
+    X, W_q, W_k = _check_attention_inputs(X, W_q, W_k)
+    n = X.shape[0]
+    check_table_size((n, n), np.float64, name="attention matrix")
+    scores = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
+    if causal:
+        scores = np.where(np.tri(n, dtype=bool), scores, -np.inf)
+    return softmax(scores, axis=-1)
+
+
+def self_attention(X: Any, W_q: Any, W_k: Any, W_v: Any, *, causal: bool = False) -> np.ndarray:
+    """Return the output ``A V`` of one self-attention head with fixed weights.
+
+    ``A = softmax(X W_q (X W_k)ᵀ / √d_k)`` and ``V = X W_v``. Because the
+    weights are fixed arguments, ``self_attention(P @ X, …) = P @
+    self_attention(X, …)`` for every permutation matrix ``P`` (notebook 01),
+    unless ``causal=True``.
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+    W_q, W_k : array, shape (d, d_k)
+    W_v : array, shape (d, d_v)
+    causal : bool
+        Token ``r`` attends only to tokens ``0 … r``.
+
+    Returns
+    -------
+    np.ndarray
+        ``(n, d_v)`` array, one output row per token.
+    """
+    X, W_q, W_k = _check_attention_inputs(X, W_q, W_k)
+    W_v = check_matrix(W_v, "W_v")
+    if W_v.shape[0] != X.shape[1]:
+        raise ValueError(
+            f"W_v must have {X.shape[1]} rows to match X of shape {X.shape}, got shape {W_v.shape}"
+        )
+    return attention_weights(X, W_q, W_k, causal=causal) @ (X @ W_v)

@@ -1,0 +1,32 @@
+"""One-line setup for every notebook of the course.
+
+``rng = setup_notebook()`` sets the printing precision, the course's plot
+style and PNG figures without version metadata (so stored outputs do not
+change between runs), and returns a seeded random generator. Introduced in
+notebook 01.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .plotting import use_course_style
+
+#: The seed every notebook uses unless it says otherwise.
+DEFAULT_SEED = 0
+
+
+def setup_notebook(seed: int = DEFAULT_SEED) -> np.random.Generator:
+    """Configure printing and plotting for a notebook; return ``default_rng(seed)``."""
+    np.set_printoptions(precision=4, suppress=True, linewidth=100)
+    use_course_style()
+    try:
+        from IPython import get_ipython
+        from matplotlib_inline.backend_inline import set_matplotlib_formats
+    except ImportError:  # plain Python: nothing to configure for the inline backend
+        return np.random.default_rng(seed)
+    if get_ipython() is not None:
+        # PNG only (nbval does not compare it); no "Software" entry, so a new
+        # matplotlib version does not rewrite every stored figure.
+        set_matplotlib_formats("png", metadata={"Software": None})
+    return np.random.default_rng(seed)

@@ -1,0 +1,152 @@
+"""The course's single plotting style and its recurring figures.
+
+Every figure function draws on the axes it is given (or a new one), labels
+the axes in the course's notation and returns the axes, so a notebook can
+add to it. Introduced in notebook 03; used by every later notebook.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Sequence
+
+import matplotlib.pyplot as plt
+import numpy as np
+import seaborn as sns
+from matplotlib.axes import Axes
+
+#: Diverging map for signed values in [−1, 1] (ColorBrewer RdBu, colour-blind safe).
+DIVERGING_CMAP = "RdBu_r"
+#: Sequential map for non-negative values (perceptually uniform, colour-blind safe).
+SEQUENTIAL_CMAP = "viridis"
+#: Qualitative palette for lines (seaborn's colour-blind palette).
+PALETTE = "colorblind"
+
+
+def use_course_style() -> None:
+    """Set the course's fonts, sizes, palette and figure resolution."""
+    sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
+    plt.rcParams.update(
+        {
+            "figure.figsize": (7.0, 3.6),
+            "figure.dpi": 80,
+            "savefig.dpi": 80,
+            "axes.titlesize": 12,
+            "axes.labelsize": 11,
+            "image.cmap": SEQUENTIAL_CMAP,
+            "figure.autolayout": True,
+        }
+    )
+
+
+def _axes(ax: Axes | None, figsize: tuple[float, float] | None = None) -> Axes:
+    if ax is not None:
+        return ax
+    _, new_ax = plt.subplots(figsize=figsize)
+    return new_ax
+
+
+def plot_table_heatmap(
+    table: Any,
+    ax: Axes | None = None,
+    *,
+    title: str = "Positional encoding table PE",
+    colorbar: bool = True,
+) -> Axes:
+    """Heatmap of an ``(n, d)`` table: position ``p`` down, dimension across."""
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2:
+        raise ValueError(f"table must be a 2-D (n, d) array, got shape {table.shape}")
+    ax = _axes(ax)
+    image = ax.imshow(
+        table, aspect="auto", cmap=DIVERGING_CMAP, vmin=-1, vmax=1, interpolation="nearest"
+    )
+    ax.set_xlabel("dimension (2i: sin, 2i+1: cos)")
+    ax.set_ylabel("position p")
+    ax.set_title(title)
+    ax.grid(False)
+    if colorbar:
+        ax.figure.colorbar(image, ax=ax, label="value")
+    return ax
+
+
+def plot_waves(
+    table: Any,
+    dims: Sequence[int],
+    ax: Axes | None = None,
+    *,
+    positions: Any = None,
+    title: str = "Selected dimensions of PE as functions of position",
+) -> Axes:
+    """Plot columns ``dims`` of a table against position, one line each."""
+    table = np.asarray(table, dtype=np.float64)
+    if table.ndim != 2:
+        raise ValueError(f"table must be a 2-D (n, d) array, got shape {table.shape}")
+    bad = [dim for dim in dims if not 0 <= dim < table.shape[1]]
+    if bad:
+        raise ValueError(f"dims must be column indices 0 … {table.shape[1] - 1}, got {bad}")
+    positions = np.arange(table.shape[0]) if positions is None else np.asarray(positions)
+    ax = _axes(ax)
+    for dim in dims:
+        kind = "sin" if dim % 2 == 0 else "cos"
+        ax.plot(positions, table[:, dim], label=f"dim {dim} ({kind}, i={dim // 2})")
+    ax.set_xlabel("position p")
+    ax.set_ylabel("PE(p)[dim]")
+    ax.set_ylim(-1.1, 1.1)
+    ax.set_title(title)
+    ax.legend(loc="upper right", fontsize="small")
+    return ax
+
+
+def plot_similarity_matrix(
+    gram: Any,
+    ax: Axes | None = None,
+    *,
+    title: str = "PE(p)·PE(q)",
+) -> Axes:
+    """Heatmap of a Gram matrix ``PE PEᵀ`` (position ``p`` down, ``q`` across)."""
+    gram = np.asarray(gram, dtype=np.float64)
+    if gram.ndim != 2 or gram.shape[0] != gram.shape[1]:
+        raise ValueError(f"gram must be a square 2-D array, got shape {gram.shape}")
+    limit = float(np.max(np.abs(gram))) if gram.size else 1.0
+    ax = _axes(ax, figsize=(5.0, 4.2))
+    image = ax.imshow(gram, cmap=DIVERGING_CMAP, vmin=-limit, vmax=limit, interpolation="nearest")
+    ax.set_xlabel("position q")
+    ax.set_ylabel("position p")
+    ax.set_title(title)
+    ax.grid(False)
+    ax.figure.colorbar(image, ax=ax, label="dot product")
+    return ax
+
+
+def plot_offset_profile(
+    offsets: Any,
+    profiles: Any,
+    ax: Axes | None = None,
+    *,
+    labels: Sequence[str] | None = None,
+    title: str = "f(k) = Σ cos(k ω_i)",
+) -> Axes:
+    """Plot one or more similarity profiles ``f(k)`` against the offset ``k``.
+
+    ``profiles`` is one array shaped like ``offsets`` or a sequence of them.
+    """
+    offsets = np.asarray(offsets, dtype=np.float64)
+    profiles = np.asarray(profiles, dtype=np.float64)
+    if profiles.ndim == 1:
+        profiles = profiles[None, :]
+    if profiles.shape[-1] != offsets.shape[-1]:
+        raise ValueError(
+            f"profiles must have {offsets.shape[-1]} values per curve to match offsets, "
+            f"got shape {profiles.shape}"
+        )
+    if labels is not None and len(labels) != profiles.shape[0]:
+        raise ValueError(f"labels must name {profiles.shape[0]} curves, got {len(labels)}")
+    ax = _axes(ax)
+    for index, profile in enumerate(profiles):
+        ax.plot(offsets, profile, label=None if labels is None else labels[index])
+    ax.set_xlabel("offset k = q − p")
+    ax.set_ylabel("PE(p)·PE(p+k)")
+    ax.set_title(title)
+    if labels is not None:
+        ax.legend(fontsize="small")
+    return ax
