@@ -18,6 +18,7 @@ help:
 	@echo "make lab          set up, then open the course in JupyterLab"
 	@echo "make test         set up, then lint and run every test (unit tests + nbval over all notebooks)"
 	@echo "make outputs      re-run notebooks in a fresh kernel and store their outputs (NB=path to pick one)"
+	@echo "make bench        measure builders, notebooks and the test command; print ratios"
 	@echo "make environment  rewrite environment.yml from requirements.txt"
 	@echo "make clean        remove .venv and build leftovers"
 
@@ -46,3 +47,8 @@ environment: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info
+
+# ---- Performance (benchmarks/) ----
+.PHONY: bench
+bench: $(STAMP)
+	$(BIN)/python benchmarks/run.py

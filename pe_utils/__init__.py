@@ -12,7 +12,14 @@ One module per idea, in the order the notebooks introduce them:
 """
 
 from ._checks import LAYOUTS, MAX_TABLE_BYTES
-from .attention import attention_weights, permutation_matrix, self_attention, softmax
+from .attention import (
+    attention_weights,
+    fixed_weights,
+    permutation_matrix,
+    self_attention,
+    softmax,
+    token_embeddings,
+)
 from .binary import binary_codes
 from .encoding import (
     encode_positions,
@@ -33,6 +40,7 @@ __all__ = [
     "attention_weights",
     "binary_codes",
     "encode_positions",
+    "fixed_weights",
     "frequencies",
     "layout_permutation",
     "permutation_matrix",
@@ -43,5 +51,6 @@ __all__ = [
     "similarity_profile",
     "sinusoidal_pe",
     "softmax",
+    "token_embeddings",
     "wavelengths",
 ]

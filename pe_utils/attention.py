@@ -11,7 +11,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import _is_integer, check_matrix, check_table_size
+from ._checks import _is_integer, check_count, check_matrix, check_table_size
 
 
 def permutation_matrix(order: Any) -> np.ndarray:
@@ -135,3 +135,56 @@ def self_attention(X: Any, W_q: Any, W_k: Any, W_v: Any, *, causal: bool = False
             f"W_v must have {X.shape[1]} rows to match X of shape {X.shape}, got shape {W_v.shape}"
         )
     return attention_weights(X, W_q, W_k, causal=causal) @ (X @ W_v)
+
+
+def fixed_weights(
+    d_model: int, d_k: int | None = None, d_v: int | None = None, *, seed: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Return one fixed set of weights ``(W_q, W_k, W_v)`` for the course's examples.
+
+    Entries are drawn from ``N(0, 1/d_model)`` by ``np.random.default_rng(seed)``,
+    so every notebook that asks for the same sizes and seed gets the same
+    weights: notebook 01 checks equivariance with them, notebook 06 shows
+    that adding ``PE`` breaks it with the very same ones.
+
+    Returns
+    -------
+    tuple of np.ndarray
+        ``W_q, W_k`` of shape ``(d_model, d_k)`` and ``W_v`` of shape
+        ``(d_model, d_v)``; ``d_k`` and ``d_v`` default to ``d_model``.
+    """
+    d_model = check_count(d_model, "d_model")
+    if d_model == 0:
+        raise ValueError("d_model must be a positive integer, got 0")
+    d_k = d_model if d_k is None else check_count(d_k, "d_k")
+    d_v = d_model if d_v is None else check_count(d_v, "d_v")
+    check_table_size((d_model, max(d_k, d_v)), np.float64, name="weight matrix")
+    rng = np.random.default_rng(seed)
+    scale = 1.0 / np.sqrt(d_model)
+    return (
+        rng.normal(scale=scale, size=(d_model, d_k)),
+        rng.normal(scale=scale, size=(d_model, d_k)),
+        rng.normal(scale=scale, size=(d_model, d_v)),
+    )
+
+
+def token_embeddings(tokens: list[str], d_model: int, *, seed: int = 0) -> np.ndarray:
+    """Return one embedding row per token; equal words get equal rows.
+
+    Each distinct word gets a vector drawn from ``N(0, 1)`` in order of first
+    appearance, by ``np.random.default_rng(seed)`` — a stand-in for a learned
+    embedding table, used by notebooks 01 and 06.
+
+    Returns
+    -------
+    np.ndarray
+        ``(len(tokens), d_model)`` float64 array.
+    """
+    if isinstance(tokens, str) or not all(isinstance(token, str) for token in tokens):
+        raise TypeError("tokens must be a list of strings, one per word")
+    d_model = check_count(d_model, "d_model")
+    check_table_size((len(tokens), d_model), np.float64, name="embedding table")
+    vocabulary = list(dict.fromkeys(tokens))
+    table = np.random.default_rng(seed).normal(size=(len(vocabulary), d_model))
+    index = {word: row for row, word in enumerate(vocabulary)}
+    return table[[index[token] for token in tokens]].reshape(len(tokens), d_model)

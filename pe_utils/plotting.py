@@ -7,7 +7,8 @@ add to it. Introduced in notebook 03; used by every later notebook.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from collections.abc import Sequence
+from typing import Any
 
 import matplotlib.pyplot as plt
 import numpy as np
