@@ -7,6 +7,7 @@ same weights are used on both sides.
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 import numpy as np
@@ -169,10 +170,11 @@ def fixed_weights(
 
 
 def token_embeddings(tokens: list[str], d_model: int, *, seed: int = 0) -> np.ndarray:
-    """Return one embedding row per token; equal words get equal rows.
+    """Return one embedding row per token; a word gets the same row wherever it stands.
 
-    Each distinct word gets a vector drawn from ``N(0, 1)`` in order of first
-    appearance, by ``np.random.default_rng(seed)`` — a stand-in for a learned
+    Each word's vector is drawn from ``N(0, 1)`` by a generator seeded with
+    ``seed`` and the word's CRC-32 checksum, so it depends on the word alone,
+    not on its position or on the other words: a stand-in for a learned
     embedding table, used by notebooks 01 and 06.
 
     Returns
@@ -184,7 +186,8 @@ def token_embeddings(tokens: list[str], d_model: int, *, seed: int = 0) -> np.nd
         raise TypeError("tokens must be a list of strings, one per word")
     d_model = check_count(d_model, "d_model")
     check_table_size((len(tokens), d_model), np.float64, name="embedding table")
-    vocabulary = list(dict.fromkeys(tokens))
-    table = np.random.default_rng(seed).normal(size=(len(vocabulary), d_model))
-    index = {word: row for row, word in enumerate(vocabulary)}
-    return table[[index[token] for token in tokens]].reshape(len(tokens), d_model)
+    table = np.empty((len(tokens), d_model))
+    for row, token in enumerate(tokens):
+        word_seed = [seed, zlib.crc32(token.encode("utf-8"))]
+        table[row] = np.random.default_rng(word_seed).normal(size=d_model)
+    return table

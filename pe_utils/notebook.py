@@ -8,7 +8,10 @@ notebook 01.
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from matplotlib.figure import Figure
 
 from .plotting import use_course_style
 
@@ -25,8 +28,15 @@ def setup_notebook(seed: int = DEFAULT_SEED) -> np.random.Generator:
         from matplotlib_inline.backend_inline import set_matplotlib_formats
     except ImportError:  # plain Python: nothing to configure for the inline backend
         return np.random.default_rng(seed)
-    if get_ipython() is not None:
+    shell = get_ipython()
+    if shell is not None:
         # PNG only (nbval does not compare it); no "Software" entry, so a new
         # matplotlib version does not rewrite every stored figure.
         set_matplotlib_formats("png", metadata={"Software": None})
+        # A figure's text form is "<Figure size 640x480 with 1 Axes>": say just "[figure]".
+        shell.display_formatter.formatters["text/plain"].for_type(Figure, _figure_text)
     return np.random.default_rng(seed)
+
+
+def _figure_text(figure: Figure, printer: Any, cycle: bool) -> None:
+    printer.text("[figure]")

@@ -59,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     paths = [path.resolve() for path in args.paths] or course_notebooks()
     failed = []
     for path in paths:
-        print(f"running {path.relative_to(ROOT)} ...", flush=True)
+        print(f"running {path.name} ...", flush=True)
         try:
             notebook = execute(path)
         except CellExecutionError as error:

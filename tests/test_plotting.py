@@ -1,0 +1,70 @@
+"""The course's figure functions draw what they say and label axes in its notation."""
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pytest
+
+import pe_utils as pu
+from pe_utils import plotting
+
+
+def test_style_sets_the_course_resolution():
+    plotting.use_course_style()
+    assert plt.rcParams["figure.dpi"] == 80
+    assert plt.rcParams["image.cmap"] == plotting.SEQUENTIAL_CMAP
+
+
+def test_heatmap_shows_the_table_on_a_symmetric_diverging_scale():
+    table = pu.sinusoidal_pe(16, 8)
+    ax = plotting.plot_table_heatmap(table)
+    image = ax.get_images()[0]
+    np.testing.assert_array_equal(image.get_array(), table)
+    assert image.get_clim() == (-1, 1)
+    assert image.get_cmap().name == plotting.DIVERGING_CMAP
+    assert ax.get_ylabel() == "position p"
+
+
+def test_waves_draw_one_line_per_dimension():
+    table = pu.sinusoidal_pe(40, 8)
+    fig, ax = plt.subplots()
+    returned = plotting.plot_waves(table, [0, 3], ax=ax)
+    assert returned is ax
+    lines = ax.get_lines()
+    assert len(lines) == 2
+    np.testing.assert_array_equal(lines[1].get_ydata(), table[:, 3])
+    assert "cos" in lines[1].get_label() and "sin" in lines[0].get_label()
+    assert ax.get_xlabel() == "position p"
+
+
+def test_similarity_matrix_and_profile():
+    table = pu.sinusoidal_pe(12, 8)
+    gram = table @ table.T
+    ax = plotting.plot_similarity_matrix(gram)
+    assert ax.get_images()[0].get_clim() == (-4.0, 4.0)  # |PE(p)·PE(q)| ≤ d/2 = 4, reached at p = q
+    ks = np.arange(-10, 11)
+    profiles = [pu.similarity_profile(ks, 8), pu.similarity_profile(ks, 16)]
+    ax = plotting.plot_offset_profile(ks, profiles, labels=["d=8", "d=16"])
+    assert len(ax.get_lines()) == 2
+    assert ax.get_xlabel() == "offset k = q − p"
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: plotting.plot_table_heatmap(np.ones(3)), "table"),
+        (lambda: plotting.plot_waves(np.ones((3, 4)), [4]), "dims"),
+        (lambda: plotting.plot_similarity_matrix(np.ones((2, 3))), "gram"),
+        (lambda: plotting.plot_offset_profile(np.arange(3), np.ones(4)), "profiles"),
+        (lambda: plotting.plot_offset_profile(np.arange(3), np.ones(3), labels=["a", "b"]), "labels"),
+    ],
+)
+def test_figures_reject_bad_input(call, match):
+    with pytest.raises(ValueError, match=match):
+        call()
+
+
+def test_setup_notebook_seeds_and_sets_printing():
+    rng = pu.setup_notebook(seed=7)
+    assert rng.integers(1000) == np.random.default_rng(7).integers(1000)
+    assert np.get_printoptions()["precision"] == 4
+    np.set_printoptions()  # restore numpy's defaults for other tests

@@ -1,0 +1,122 @@
+"""Property-based tests: every identity of the course over random sizes, bases and positions."""
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+from strategies import bases, d_models, integer_positions, layouts, offsets, positions
+
+import pe_utils as pu
+
+ATOL = 1e-9
+
+
+@given(d=d_models, base=bases, p=st.lists(positions, min_size=1, max_size=20), layout=layouts)
+def test_values_bounded_and_norm_is_half_d(d, base, p, layout):
+    rows = pu.encode_positions(p, d, base=base, layout=layout)
+    assert np.all(np.abs(rows) <= 1.0)
+    np.testing.assert_allclose(np.sum(rows**2, axis=-1), d / 2, rtol=1e-12)
+
+
+@given(d=d_models, base=bases, p=positions, k=positions, layout=layouts)
+def test_shift_matrix_moves_any_position(d, base, p, k, layout):
+    T = pu.shift_matrix(k, d, base=base, layout=layout)
+    before = pu.encode_positions(p, d, base=base, layout=layout)
+    after = pu.encode_positions(p + k, d, base=base, layout=layout)
+    np.testing.assert_allclose(T @ before, after, atol=ATOL)
+
+
+@given(d=d_models, base=bases, a=offsets, b=offsets, layout=layouts)
+def test_shift_matrices_form_a_group(d, base, a, b, layout):
+    T_a = pu.shift_matrix(a, d, base=base, layout=layout)
+    T_b = pu.shift_matrix(b, d, base=base, layout=layout)
+    eye = np.eye(d)
+    np.testing.assert_allclose(T_a.T @ T_a, eye, atol=1e-12)  # orthogonal
+    np.testing.assert_allclose(T_a @ T_b, pu.shift_matrix(a + b, d, base=base, layout=layout), atol=ATOL)
+    np.testing.assert_allclose(pu.shift_matrix(-a, d, base=base, layout=layout), T_a.T, atol=1e-12)
+    np.testing.assert_array_equal(pu.shift_matrix(0, d, base=base, layout=layout), eye)
+
+
+@given(d=d_models, base=bases, p=st.lists(positions, min_size=1, max_size=10), k=offsets, layout=layouts)
+def test_shift_agrees_with_shift_matrix(d, base, p, k, layout):
+    rows = pu.encode_positions(p, d, base=base, layout=layout)
+    T = pu.shift_matrix(k, d, base=base, layout=layout)
+    np.testing.assert_allclose(pu.shift(rows, k, base=base, layout=layout), rows @ T.T, atol=1e-12)
+
+
+@given(d=d_models, base=bases, p=positions, q=positions, layout=layouts)
+def test_dot_product_depends_on_offset_only(d, base, p, q, layout):
+    rows = pu.encode_positions([p, q], d, base=base, layout=layout)
+    np.testing.assert_allclose(rows[0] @ rows[1], pu.similarity_profile(q - p, d, base=base), atol=ATOL)
+
+
+@given(d=d_models, base=bases, k=positions)
+def test_profile_is_even_and_peaks_at_zero(d, base, k):
+    f_k, f_minus_k = pu.similarity_profile([k, -k], d, base=base)
+    np.testing.assert_allclose(f_k, f_minus_k, atol=ATOL)
+    assert f_k <= d / 2 + 1e-12
+
+
+@given(d=d_models, base=bases, n=st.integers(0, 40))
+def test_layouts_differ_exactly_by_the_permutation(d, base, n):
+    order = pu.layout_permutation(d)
+    inter = pu.sinusoidal_pe(n, d, base=base)
+    concat = pu.sinusoidal_pe(n, d, base=base, layout="concatenated")
+    np.testing.assert_array_equal(inter[:, order], concat)
+    np.testing.assert_array_equal(np.sort(order), np.arange(d))
+
+
+@given(d=d_models, base=bases, start=integer_positions, n=st.integers(0, 30))
+def test_table_rows_are_encode_positions(d, base, start, n):
+    table = pu.sinusoidal_pe(start + n, d, base=base)
+    np.testing.assert_allclose(table[start:], pu.encode_positions(np.arange(start, start + n), d, base=base),
+                               atol=ATOL)
+
+
+@given(
+    n=st.integers(1, 12), d=st.integers(1, 6), d_k=st.integers(1, 5), seed=st.integers(0, 2**16),
+    causal=st.booleans(),
+)
+def test_attention_is_permutation_equivariant_unless_causal(n, d, d_k, seed, causal):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    W_q, W_k, W_v = rng.normal(size=(3, d, d_k))
+    P = pu.permutation_matrix(rng.permutation(n))
+    if not causal:
+        np.testing.assert_allclose(
+            pu.self_attention(P @ X, W_q, W_k, W_v), P @ pu.self_attention(X, W_q, W_k, W_v), atol=1e-10
+        )
+    weights = pu.attention_weights(X, W_q, W_k, causal=causal)
+    np.testing.assert_allclose(weights.sum(axis=1), 1.0)
+
+
+@given(n=st.integers(3, 10), half_d=st.integers(1, 8), seed=st.integers(0, 2**16))
+def test_positional_encoding_breaks_equivariance(n, half_d, seed):
+    d = 2 * half_d
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    W_q, W_k, W_v = pu.fixed_weights(d, seed=seed)
+    order = np.roll(np.arange(n), 1)  # a cyclic shift moves every token
+    P = pu.permutation_matrix(order)
+    pe = pu.sinusoidal_pe(n, d)
+    moved = pu.self_attention(P @ X + pe, W_q, W_k, W_v)
+    expected = P @ pu.self_attention(X + pe, W_q, W_k, W_v)
+    assert not np.allclose(moved, expected, atol=1e-6)
+
+
+@given(n=st.integers(2, 10), d=st.integers(1, 5), seed=st.integers(0, 2**16))
+def test_causal_attention_is_not_equivariant(n, d, seed):
+    rng = np.random.default_rng(seed)
+    X = rng.normal(size=(n, d))
+    W_q, W_k, W_v = rng.normal(size=(3, d, d))
+    reverse = pu.permutation_matrix(np.arange(n)[::-1])
+    out = pu.self_attention(reverse @ X, W_q, W_k, W_v, causal=True)
+    # Reversed, the last token sees everything; before, the first token saw only itself.
+    # Generic inputs make their outputs differ, so the rows are not merely permuted.
+    assert not np.allclose(out, reverse @ pu.self_attention(X, W_q, W_k, W_v, causal=True), atol=1e-8)
+
+
+@given(n=st.integers(0, 300), n_bits=st.integers(0, 12))
+def test_binary_codes_rebuild_positions(n, n_bits):
+    bits = max(n_bits, max(1, (n - 1).bit_length()))
+    codes = pu.binary_codes(n, bits)
+    np.testing.assert_array_equal(codes @ (2 ** np.arange(bits)), np.arange(n))

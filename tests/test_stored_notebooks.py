@@ -1,0 +1,59 @@
+"""Stored notebooks were run top to bottom by `make outputs`, and hold nothing nbval would trip on.
+
+nbval silently skips a cell that never ran, so these checks make sure every
+code cell really is compared.
+"""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+MAX_TOTAL_BYTES = 3_500_000  # all notebooks with outputs
+UNSTABLE = re.compile(r"\d\.\d{10,}|e-1[3-9]\b|0x[0-9a-f]{6,}|<Figure size|np\.float64\(")
+
+
+def code_cells(path):
+    notebook = nbformat.read(path, as_version=4)
+    return [cell for cell in notebook.cells if cell.cell_type == "code" and cell.source.strip()]
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_execution_counts_run_one_two_three(path):
+    counts = [cell.execution_count for cell in code_cells(path)]
+    assert counts == list(range(1, len(counts) + 1)), (
+        f"{path.name}: execution counts {counts} are not 1, 2, 3, …; run `make outputs NB={path.name}`"
+    )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_no_errors_warnings_or_unstable_text(path):
+    for index, cell in enumerate(code_cells(path)):
+        for output in cell.get("outputs", []):
+            assert output.output_type != "error", f"{path.name} cell {index}: stored error"
+            assert output.get("name") != "stderr", f"{path.name} cell {index}: stored stderr"
+            text = output.get("text", "") + output.get("data", {}).get("text/plain", "")
+            assert not UNSTABLE.search(text), f"{path.name} cell {index}: unstable text {text[:80]!r}"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_no_installs_or_network(path):
+    for cell in code_cells(path):
+        assert not re.search(r"^\s*[!%]\s*(pip|conda)\b|%pip|urllib|requests\.", cell.source, re.M), (
+            f"{path.name}: a notebook must not install packages or reach the network"
+        )
+
+
+def test_ignored_output_cells_say_why():
+    for path in NOTEBOOKS:
+        for cell in code_cells(path):
+            if "nbval-ignore-output" in cell.metadata.get("tags", []):
+                assert "#" in cell.source, f"{path.name}: an nbval-ignore-output cell needs a comment why"
+
+
+def test_notebooks_stay_small():
+    total = sum(path.stat().st_size for path in NOTEBOOKS)
+    assert total < MAX_TOTAL_BYTES, f"notebooks total {total / 1e6:.1f} MB"
