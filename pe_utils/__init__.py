@@ -7,6 +7,9 @@ One module per idea, in the order the notebooks introduce them:
 - ``encoding``   (03) the sinusoidal formula, frequencies, layouts
 - ``rotation``   (04) shifting is rotating: ``T_k``
 - ``similarity`` (05) the dot-product identity
+- ``precision``  (07) an extended-precision reference; angles in low precision
+- ``conventions`` (07) the conventions of real libraries: build, convert, detect
+- ``rope``       (07) rotary position embedding: rotate instead of add
 - ``plotting``   the course's single figure style
 - ``exercises``  the "Check yourself" checkers
 """
@@ -21,6 +24,14 @@ from .attention import (
     token_embeddings,
 )
 from .binary import binary_codes
+from .conventions import (
+    CONVENTIONS,
+    convention_table,
+    convert_layout,
+    detect_convention,
+    frequencies_variant,
+    sinusoidal_pe_variant,
+)
 from .encoding import (
     encode_positions,
     frequencies,
@@ -29,27 +40,38 @@ from .encoding import (
     wavelengths,
 )
 from .notebook import setup_notebook
+from .precision import encode_with_angle_dtype, reference_encoding
+from .rope import rope
 from .rotation import shift, shift_matrix
 from .similarity import similarity_profile
 
 __version__ = "1.0.0"
 
 __all__ = [
+    "CONVENTIONS",
     "LAYOUTS",
     "MAX_TABLE_BYTES",
     "attention_weights",
     "binary_codes",
+    "convention_table",
+    "convert_layout",
+    "detect_convention",
     "encode_positions",
+    "encode_with_angle_dtype",
     "fixed_weights",
     "frequencies",
+    "frequencies_variant",
     "layout_permutation",
     "permutation_matrix",
+    "reference_encoding",
+    "rope",
     "self_attention",
     "setup_notebook",
     "shift",
     "shift_matrix",
     "similarity_profile",
     "sinusoidal_pe",
+    "sinusoidal_pe_variant",
     "softmax",
     "token_embeddings",
     "wavelengths",

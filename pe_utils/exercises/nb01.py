@@ -1,0 +1,154 @@
+"""Exercises of notebook 01, "Attention cannot see order".
+
+Each object offers ``check(answer)``, ``hint()`` and ``solution()``::
+
+    from pe_utils.exercises import nb01
+    answer = ...
+    nb01.reverse_order.check(answer)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..attention import fixed_weights, permutation_matrix, self_attention, token_embeddings
+from . import Exercise, FunctionExercise
+
+__all__ = ["inverse_order", "pooled_output", "reverse_order", "sum_over_tokens"]
+
+reverse_order = Exercise(
+    "A matrix X has 5 rows. Give the order array for which permutation_matrix(order) @ X "
+    "lists the rows of X in reverse, last row first.",
+    np.array([4, 3, 2, 1, 0]),
+    hint="Row r of P X is row order[r] of X. Which row of X must come first? Rows are numbered from 0.",
+    solution=(
+        "answer = np.array([4, 3, 2, 1, 0])   # or np.arange(5)[::-1]\n"
+        "New row 0 is old row 4, new row 1 is old row 3, and so on."
+    ),
+    mistakes=[
+        (
+            np.array([5, 4, 3, 2, 1]),
+            "Rows are numbered from 0, so the last row of a 5-row X is row 4, not row 5.",
+        ),
+        (
+            np.array([0, 1, 2, 3, 4]),
+            "That is the identity order: every row stays where it is.",
+        ),
+        (
+            np.array([4, 3, 2, 1]),
+            "That order has only 4 entries; X has 5 rows, so order needs 5 indices (0 … 4).",
+        ),
+    ],
+)
+
+
+def _inverse_reference(order: object) -> np.ndarray:
+    order = np.asarray(order)
+    inverse = np.empty_like(order)
+    inverse[order] = np.arange(order.size)
+    return inverse
+
+
+inverse_order = FunctionExercise(
+    "Write a function that takes an order array and returns the order array of Pᵀ, "
+    "the permutation that puts the rows of P X back where they were: "
+    "permutation_matrix(your_function(order)) must equal permutation_matrix(order).T.",
+    _inverse_reference,
+    cases=[([2, 0, 3, 1],), ([1, 2, 0],), ([0, 1, 2, 3, 4],), ([4, 0, 3, 1, 2],), ([3, 2, 1, 0],)],
+    hint=(
+        "P moves old row order[r] to new row r. To undo it, old row order[r] must go back to "
+        "row order[r]: the inverse sends position order[r] to r. NumPy has a one-word answer."
+    ),
+    solution=(
+        "def inverse(order):\n"
+        "    return np.argsort(order)\n"
+        "answer = inverse\n"
+        "argsort(order)[j] is the r with order[r] = j, which is exactly where row j went."
+    ),
+    mistakes=[
+        (
+            lambda order: np.asarray(order),
+            "That returns order itself, i.e. P again, not Pᵀ. Only a permutation made of "
+            "disjoint swaps (like [1, 0, 3, 2]) is its own inverse.",
+        ),
+        (
+            lambda order: np.asarray(order)[::-1],
+            "Reversing the order array gives a different permutation, not the one that undoes P. "
+            "Check it with permutation_matrix(order) @ permutation_matrix(your_order).",
+        ),
+    ],
+)
+
+_POOLED_TOKENS = ["a", "b", "c", "d", "e"]
+_POOLED_ORDER = [4, 2, 0, 3, 1]
+
+
+def _pooled_reference() -> np.ndarray:
+    X = token_embeddings(_POOLED_TOKENS, 6)
+    W_q, W_k, W_v = fixed_weights(6, d_v=3)
+    return self_attention(X, W_q, W_k, W_v).mean(axis=0)
+
+
+def _pooled_summed() -> np.ndarray:
+    return _pooled_reference() * len(_POOLED_TOKENS)
+
+
+def _pooled_causal() -> np.ndarray:
+    X = permutation_matrix(_POOLED_ORDER) @ token_embeddings(_POOLED_TOKENS, 6)
+    W_q, W_k, W_v = fixed_weights(6, d_v=3)
+    return self_attention(X, W_q, W_k, W_v, causal=True).mean(axis=0)
+
+
+pooled_output = Exercise(
+    "Let X = token_embeddings(['a', 'b', 'c', 'd', 'e'], 6), "
+    "W_q, W_k, W_v = fixed_weights(6, d_v=3) and P = permutation_matrix([4, 2, 0, 3, 1]). "
+    "What is the mean over tokens of self_attention(P @ X, W_q, W_k, W_v)? "
+    "(An array of 3 numbers.)",
+    _pooled_reference,
+    hint=(
+        "Compute the output (5 rows, 3 columns) and average over the tokens, i.e. over the rows: "
+        "axis=0. Then compare with the same mean for X itself."
+    ),
+    solution=(
+        "Y_perm = self_attention(P @ X, W_q, W_k, W_v)\n"
+        "answer = Y_perm.mean(axis=0)\n"
+        "The result equals self_attention(X, W_q, W_k, W_v).mean(axis=0): the rows of Y_perm are "
+        "the rows of the unpermuted output in another order, and a mean ignores order. "
+        "The mean-pooled output is invariant."
+    ),
+    mistakes=[
+        (
+            _pooled_summed,
+            "That is the sum over the 5 tokens; the mean divides it by 5.",
+        ),
+        (
+            _pooled_causal,
+            "That is the output with a causal mask. This exercise uses plain self-attention "
+            "(causal=False, the default); with a mask the pooled output does depend on the order.",
+        ),
+    ],
+)
+
+sum_over_tokens = Exercise(
+    "Is the function f(X) = X.sum(axis=0) (the sum over tokens) permutation 'equivariant' or "
+    "'invariant'? Answer with one of these two words.",
+    "invariant",
+    hint="Compare f(P X) with f(X) and with P f(X). What shape is f(X)? Can P even act on it?",
+    solution=(
+        "answer = 'invariant'\n"
+        "f(PX) = 1ᵀ P X = 1ᵀ X = f(X) because every column of P holds exactly one 1. "
+        "f(X) is one row, so 'P f(X)' does not even make sense: the output does not move, "
+        "it stays the same."
+    ),
+    mistakes=[
+        (
+            "equivariant",
+            "Equivariant means f(PX) = P f(X): the outputs move with the inputs. Here f(X) is a "
+            "single row that P cannot reorder, and f(PX) is exactly f(X).",
+        ),
+        (
+            "neither",
+            "Try it: X.sum(axis=0) and (P @ X).sum(axis=0) are equal for every permutation P.",
+        ),
+    ],
+)

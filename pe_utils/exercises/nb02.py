@@ -1,0 +1,123 @@
+"""Exercises of notebook 02, "Counting in binary: clocks at many speeds".
+
+Each object offers ``check(answer)``, ``hint()`` and ``solution()``::
+
+    from pe_utils.exercises import nb02
+    answer = ...
+    nb02.bits_for_1000_positions.check(answer)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import Exercise, FunctionExercise
+
+__all__ = ["angle_from_pair", "bits_for_1000_positions", "hamming_15_16", "period_of_bit_3"]
+
+bits_for_1000_positions = Exercise(
+    "How many bits B are needed to give each of the positions 0 … 999 its own binary code?",
+    10,
+    hint="B bits give 2**B different codes. Find the smallest B with 2**B ≥ 1000.",
+    solution=(
+        "answer = 10\n"
+        "2**9 = 512 < 1000 ≤ 1024 = 2**10. In code: (1000 - 1).bit_length() or "
+        "int(np.ceil(np.log2(1000)))."
+    ),
+    mistakes=[
+        (9, "2**9 = 512 codes only: 9 bits cannot tell 1000 positions apart."),
+        (11, "11 bits work but are one more than needed: 2**10 = 1024 ≥ 1000 already."),
+        (
+            float(np.log2(1000)),
+            "log2(1000) ≈ 9.97 is right in spirit, but bits come in whole numbers: round up.",
+        ),
+        (1000, "One bit per position is one-hot coding; binary needs far fewer bits."),
+    ],
+)
+
+hamming_15_16 = Exercise(
+    "What is the Hamming distance (the number of bits that differ) between the binary codes "
+    "of positions 15 and 16?",
+    5,
+    hint="Write both numbers with 5 bits: 15 = 01111 and 16 = 10000. Count the places that differ.",
+    solution=(
+        "answer = 5\n"
+        "01111 and 10000 differ in all five places; in code: bin(15 ^ 16).count('1'). "
+        "Two neighbouring positions, five flipped bits: Hamming distance does not follow |p − q|."
+    ),
+    mistakes=[
+        (1, "1 is |p − q|. The Hamming distance counts differing bits: 01111 against 10000."),
+        (4, "15 = 01111 has four ones, but 16 = 10000 also differs in its top bit: that is a fifth."),
+    ],
+)
+
+period_of_bit_3 = Exercise(
+    "As p counts 0, 1, 2, …, bit 3 of p (the bit worth 8) traces a square wave. "
+    "What is its period, in positions?",
+    16,
+    hint="Bit b stays constant for 2**b steps, then flips. How many steps until it is back where it began?",
+    solution=(
+        "answer = 16\n"
+        "Bit 3 is 0 for p = 0 … 7 and 1 for p = 8 … 15, then repeats: period 2**(3+1) = 16. "
+        "Check: binary_codes(64, 6)[:, 3]."
+    ),
+    mistakes=[
+        (
+            8,
+            "8 = 2**3 is how long bit 3 stays constant before it flips. A full period is one "
+            "stretch of 0s and one of 1s: 2 · 8 = 16.",
+        ),
+        (32, "32 is the period of bit 4. Bits are counted from 0: bit 3 is worth 2**3 = 8."),
+        (
+            1 / 16,
+            "1/16 is the frequency, in cycles per position; the period is its reciprocal.",
+        ),
+    ],
+)
+
+
+def _angle_reference(s: object, c: object) -> np.ndarray:
+    return np.mod(np.arctan2(s, c), 2 * np.pi)
+
+
+_ANGLES = (0.5, 2.0, 3.5, 5.5, np.array([0.3, 1.9, 2.8, 4.0, 4.9, 6.0]))
+_ANGLE_CASES = [(np.sin(theta), np.cos(theta)) for theta in _ANGLES]
+
+angle_from_pair = FunctionExercise(
+    "Write a function angle(s, c) that returns θ in [0, 2π) from s = sin θ and c = cos θ "
+    "(scalars or arrays). It must work in all four quadrants.",
+    _angle_reference,
+    cases=_ANGLE_CASES,
+    hint=(
+        "(c, s) is the point (cos θ, sin θ) on the unit circle: x = c, y = s. np.arctan2(y, x) gives "
+        "its angle in (−π, π]; then move negative angles into [0, 2π)."
+    ),
+    solution=(
+        "def angle(s, c):\n"
+        "    return np.mod(np.arctan2(s, c), 2 * np.pi)\n"
+        "answer = angle\n"
+        "arctan2 uses the signs of both numbers, so it tells all four quadrants apart; "
+        "np.mod(…, 2π) adds 2π to the negative angles."
+    ),
+    mistakes=[
+        (
+            lambda s, c: np.arcsin(s),
+            "arcsin uses the sine alone and returns angles in [−π/2, π/2]: it cannot tell θ from "
+            "π − θ. Use both numbers.",
+        ),
+        (
+            lambda s, c: np.arccos(c),
+            "arccos uses the cosine alone and returns angles in [0, π]: it cannot tell θ from "
+            "2π − θ. Use both numbers.",
+        ),
+        (
+            lambda s, c: np.arctan2(s, c),
+            "Nearly: np.arctan2 returns angles in (−π, π]. Wrap the negative ones into [0, 2π) "
+            "with np.mod(θ, 2 * np.pi).",
+        ),
+        (
+            lambda s, c: np.mod(np.arctan2(c, s), 2 * np.pi),
+            "The arguments are swapped: np.arctan2 takes y (the sine) first, then x (the cosine).",
+        ),
+    ],
+)

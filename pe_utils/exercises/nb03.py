@@ -1,0 +1,226 @@
+"""Exercises of notebook 03, the sinusoidal formula.
+
+``PE(p)[2i] = sin(p ω_i)``, ``PE(p)[2i+1] = cos(p ω_i)`` with
+``ω_i = base^(−2i/d)``, ``i = 0 … d/2 − 1``, and wavelength ``λ_i = 2π/ω_i``.
+Usage::
+
+    from pe_utils.exercises import nb03
+    answer = ...
+    nb03.wavelength_of_last_pair.check(answer)
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+
+from . import Exercise, FunctionExercise
+
+BASE = 10000.0
+
+
+def _omega(d_model: int, base: float = BASE, exponent_scale: float = 2.0) -> np.ndarray:
+    """``base^(−scale·i/d)`` for ``i = 0 … d/2 − 1`` (scale 2 is the right one)."""
+    pair_index = np.arange(d_model // 2, dtype=np.float64)
+    return base ** (-exponent_scale * pair_index / d_model)
+
+
+# --- 1. the wavelength of the last pair --------------------------------------
+
+WAVELENGTH_D = 16
+_LAST = WAVELENGTH_D // 2 - 1  # the last pair index, d/2 − 1
+
+wavelength_of_last_pair = Exercise(
+    question=(
+        f"For d = {WAVELENGTH_D} and base = {BASE:g}, what is the wavelength λ (in positions) "
+        f"of the last pair, i = {_LAST}? Give a number."
+    ),
+    expected=2 * math.pi * BASE ** (2 * _LAST / WAVELENGTH_D),
+    hint=(
+        "λ_i = 2π / ω_i = 2π · base^(2i/d). The last pair has i = d/2 − 1, so the exponent "
+        "is (d − 2)/d, not 1."
+    ),
+    solution=(
+        f"d, base = {WAVELENGTH_D}, {BASE:g}\n"
+        "i = d // 2 - 1                        # last pair\n"
+        "answer = 2 * np.pi * base ** (2 * i / d)   # = 2π·base^((d−2)/d), just under 2π·base\n"
+        "# check: pe_utils.wavelengths(d, base)[-1]"
+    ),
+    mistakes=[
+        (
+            2 * math.pi * BASE,
+            "That is 2π·base, the common misstatement. The last pair has i = d/2 − 1, so "
+            "λ = 2π·base^((d−2)/d), a factor base^(−2/d) shorter.",
+        ),
+        (
+            2 * math.pi * BASE ** (_LAST / WAVELENGTH_D),
+            "Your exponent is i/d. With i the pair index the frequency is base^(−2i/d), "
+            "so the wavelength is 2π·base^(2i/d).",
+        ),
+        (
+            2 * math.pi * BASE ** ((WAVELENGTH_D - 1) / WAVELENGTH_D),
+            "You used the dimension index d − 1 in the exponent. The last pair (dimensions "
+            "d − 2 and d − 1) has exponent 2i/d with i = d/2 − 1, that is (d − 2)/d.",
+        ),
+        (
+            360 * BASE ** (2 * _LAST / WAVELENGTH_D),
+            "That is the wavelength in degrees (one turn = 360). The angles are in radians: one turn is 2π.",
+        ),
+        (
+            BASE ** (2 * _LAST / WAVELENGTH_D),
+            "That is 1/ω, the positions per radian. One full turn takes 2π radians: λ = 2π/ω.",
+        ),
+        (
+            BASE ** (-2 * _LAST / WAVELENGTH_D),
+            "That is the frequency ω (radians per position). The wavelength is 2π/ω.",
+        ),
+    ],
+)
+
+
+# --- 2. one row of the table -------------------------------------------------
+
+
+def _interleave(sines: np.ndarray, cosines: np.ndarray) -> np.ndarray:
+    row = np.empty(2 * sines.size)
+    row[0::2] = sines
+    row[1::2] = cosines
+    return row
+
+
+def _reference_row(p: float, d: int) -> np.ndarray:
+    angles = p * _omega(d)
+    return _interleave(np.sin(angles), np.cos(angles))
+
+
+def _swapped_row(p: float, d: int) -> np.ndarray:
+    angles = p * _omega(d)
+    return _interleave(np.cos(angles), np.sin(angles))
+
+
+def _next_pair_row(p: float, d: int) -> np.ndarray:
+    angles = p * _omega(d) * BASE ** (-2.0 / d)  # ω_{i+1} in place of ω_i
+    return _interleave(np.sin(angles), np.cos(angles))
+
+
+def _dimension_index_row(p: float, d: int) -> np.ndarray:
+    angles = p * _omega(d, exponent_scale=1.0)
+    return _interleave(np.sin(angles), np.cos(angles))
+
+
+def _degrees_row(p: float, d: int) -> np.ndarray:
+    angles = np.deg2rad(p * _omega(d))
+    return _interleave(np.sin(angles), np.cos(angles))
+
+
+def _from_one_row(p: float, d: int) -> np.ndarray:
+    return _reference_row(p + 1, d)
+
+
+def _concatenated_row(p: float, d: int) -> np.ndarray:
+    angles = p * _omega(d)
+    return np.concatenate([np.sin(angles), np.cos(angles)])
+
+
+ROW_CASES = ((0, 8), (1, 8), (3, 8), (17, 16), (250, 6), (1000, 32))
+
+pe_row = FunctionExercise(
+    question=(
+        "Write pe_row(p, d) that returns PE(p) as a length-d array (base 10000, interleaved): "
+        "entry 2i is sin(p ω_i), entry 2i+1 is cos(p ω_i), ω_i = 10000^(−2i/d)."
+    ),
+    reference=_reference_row,
+    cases=ROW_CASES,
+    hint=(
+        "i = np.arange(d // 2) gives the pair indices; ω = 10000 ** (-2 * i / d). Fill an empty "
+        "length-d array: row[0::2] = sin(p ω) and row[1::2] = cos(p ω)."
+    ),
+    solution=(
+        "def pe_row(p, d):\n"
+        "    i = np.arange(d // 2)\n"
+        "    omega = 10000.0 ** (-2 * i / d)\n"
+        "    row = np.empty(d)\n"
+        "    row[0::2] = np.sin(p * omega)\n"
+        "    row[1::2] = np.cos(p * omega)\n"
+        "    return row\n"
+        "# check: pe_utils.encode_positions(p, d)"
+    ),
+    mistakes=[
+        (
+            _swapped_row,
+            "sin and cos are swapped: the even entries 2i hold sin(p ω_i) and the odd entries "
+            "2i+1 hold cos(p ω_i), so PE(0) = [0, 1, 0, 1, …].",
+        ),
+        (
+            _next_pair_row,
+            "Your frequencies are off by one pair: pair i uses ω_i = 10000^(−2i/d) with "
+            "i starting at 0, so pair 0 has ω_0 = 1.",
+        ),
+        (
+            _dimension_index_row,
+            "Your exponent is −i/d. With i the pair index it is −2i/d "
+            "(equivalently −j/d with j = 2i the even dimension).",
+        ),
+        (
+            _degrees_row,
+            "Your angles were treated as degrees. p ω_i is already in radians: pass it to "
+            "np.sin and np.cos directly.",
+        ),
+        (
+            _from_one_row,
+            "You returned PE(p + 1): positions start at 0, so pe_row(0, d) must be "
+            "[sin 0, cos 0, …] = [0, 1, 0, 1, …].",
+        ),
+        (
+            _concatenated_row,
+            "That is the concatenated layout [sin …, cos …]. The paper's layout interleaves "
+            "them: sin at even entries, cos at odd entries.",
+        ),
+    ],
+)
+
+
+# --- 3. where a number sits in the concatenated layout ---------------------
+
+COLUMN_D = 16
+COLUMN_PAIR = 3
+
+cos_column_concatenated = Exercise(
+    question=(
+        f"For d = {COLUMN_D}, in the concatenated layout [sin …, cos …], which column index "
+        f"(counting from 0) holds cos(p ω_{COLUMN_PAIR})? Give an integer."
+    ),
+    expected=COLUMN_D // 2 + COLUMN_PAIR,
+    hint=(
+        "The first d/2 columns are the sines of pairs 0 … d/2 − 1; the cosines follow in the "
+        "same pair order. Or: look up where column 2i+1 of the interleaved table goes with "
+        "pe_utils.layout_permutation(d)."
+    ),
+    solution=(
+        f"d, i = {COLUMN_D}, {COLUMN_PAIR}\n"
+        "answer = d // 2 + i\n"
+        "# check: layout_permutation(d)[answer] == 2 * i + 1  (concatenated = interleaved[:, order])"
+    ),
+    mistakes=[
+        (
+            2 * COLUMN_PAIR + 1,
+            "That is the column of cos(p ω_i) in the interleaved layout (2i + 1). In the "
+            "concatenated layout the cosines start after the d/2 sines.",
+        ),
+        (
+            COLUMN_PAIR,
+            "That column holds sin(p ω_i). The cosines come after all d/2 sines.",
+        ),
+        (
+            COLUMN_D // 2 + COLUMN_PAIR - 1,
+            "Off by one: the cosine of pair 0 is at column d/2, so pair i is at d/2 + i.",
+        ),
+        (
+            COLUMN_D // 2 + COLUMN_PAIR + 1,
+            "Off by one: pairs count from i = 0, whose cosine is at column d/2, so pair i is at d/2 + i.",
+        ),
+    ],
+)
+
+__all__ = ["cos_column_concatenated", "pe_row", "wavelength_of_last_pair"]

@@ -1,0 +1,118 @@
+"""Exercises of notebook 06, positions inside attention.
+
+``‖PE(p)‖ = √(d/2)`` for every ``p``; a token vector ``x`` drawn from
+``N(0, σ²)`` has ``‖x‖ ≈ σ√d``. When ``x`` is (nearly) orthogonal to
+``PE(p)``, the angle ``θ`` between ``x`` and ``x + PE(p)`` has
+``tan θ = ‖PE(p)‖ / ‖x‖``. Usage::
+
+    from pe_utils.exercises import nb06
+    answer = ...
+    nb06.pe_norm.check(answer)
+"""
+
+from __future__ import annotations
+
+import math
+
+from . import Exercise
+
+# --- 1. the norm of PE(p) ------------------------------------------------------
+
+NORM_D = 128
+NORM_P = 1000
+
+pe_norm = Exercise(
+    question=f"For d = {NORM_D}, what is the length ‖PE(p)‖ of the encoding of position p = {NORM_P}?",
+    expected=math.sqrt(NORM_D / 2),
+    hint=(
+        "Each pair contributes sin²(pω_i) + cos²(pω_i) = 1, and there are d/2 pairs. "
+        "The length is the square root of the sum of squares."
+    ),
+    solution=(
+        f"d = {NORM_D}\n"
+        "answer = np.sqrt(d / 2)      # d/2 pairs, each of squared length 1; p does not matter\n"
+        f"# check: np.linalg.norm(pe_utils.encode_positions([{NORM_P}], d))"
+    ),
+    mistakes=[
+        (NORM_D / 2, "That is ‖PE(p)‖², the squared length. Take the square root."),
+        (
+            math.sqrt(NORM_D),
+            "That is √d, the length of a vector with d entries of size 1. PE(p) has d/2 pairs "
+            "(sin, cos), each of length 1, so ‖PE(p)‖² = d/2.",
+        ),
+        (float(NORM_D), "That is d, the number of entries. ‖PE(p)‖² = d/2, so ‖PE(p)‖ = √(d/2)."),
+    ],
+)
+
+# --- 2. the angle after the paper's √d scaling --------------------------------
+
+ANGLE_D = 512
+
+
+def _angle_degrees(token_norm: float, d_model: int) -> float:
+    """θ with tan θ = ‖PE‖/‖x‖, in degrees, for x orthogonal to PE."""
+    return math.degrees(math.atan2(math.sqrt(d_model / 2), token_norm))
+
+
+angle_after_scaling = Exercise(
+    question=(
+        f"d = {ANGLE_D}. A token vector x was initialised from N(0, 1/d), so ‖x‖ ≈ 1. The paper "
+        "multiplies embeddings by √d before adding PE(p). Assuming √d·x is orthogonal to PE(p), "
+        "what is the angle, in degrees, between √d·x and √d·x + PE(p)?"
+    ),
+    expected=_angle_degrees(math.sqrt(ANGLE_D), ANGLE_D),
+    hint=(
+        "Draw the right triangle with legs √d·x and PE(p): tan θ = ‖PE(p)‖ / ‖√d·x‖ "
+        "= √(d/2) / √d. Convert radians to degrees at the end."
+    ),
+    solution=(
+        f"d = {ANGLE_D}\n"
+        "token_norm = np.sqrt(d) * 1.0       # ‖√d·x‖ with ‖x‖ ≈ 1\n"
+        "pe_norm = np.sqrt(d / 2)\n"
+        "answer = np.degrees(np.arctan(pe_norm / token_norm))   # = arctan(1/√2) ≈ 35.26°, for every d"
+    ),
+    mistakes=[
+        (
+            _angle_degrees(1.0, ANGLE_D),
+            "That is the angle without the √d scaling (‖x‖ ≈ 1): PE(p) would dominate the sum.",
+        ),
+        (
+            math.atan2(math.sqrt(ANGLE_D / 2), math.sqrt(ANGLE_D)),
+            "That is the right angle in radians. The question asks for degrees.",
+        ),
+        (
+            90.0 - _angle_degrees(math.sqrt(ANGLE_D), ANGLE_D),
+            "That is the angle between PE(p) and the sum. tan θ = ‖PE(p)‖/‖√d·x‖ gives the angle "
+            "between √d·x and the sum.",
+        ),
+        (
+            _angle_degrees(math.sqrt(ANGLE_D), 2 * ANGLE_D),
+            "You used ‖PE(p)‖ = √d. It is √(d/2): d/2 pairs, each of length 1.",
+        ),
+    ],
+    rtol=1e-3,
+)
+
+# --- 3. which outputs change ----------------------------------------------------
+
+changed_tokens = Exercise(
+    question=(
+        "Six tokens, fixed weights, PE added. You swap the tokens at positions 1 and 4 (the "
+        "encodings stay where they are) and compare each token's output with its output before "
+        "the swap. How many of the six tokens get a different output? Give a number."
+    ),
+    expected=6,
+    hint=(
+        "A token's output is a weighted average over all tokens. Even a token that did not move "
+        "now sees two neighbours carrying different positions."
+    ),
+    solution=(
+        "answer = 6   # every output mixes all tokens; two of them changed positions, so every\n"
+        "             # score row changes (check it with self_attention in the notebook)"
+    ),
+    mistakes=[
+        (2, "Only the two swapped tokens got new encodings, but every token attends to them."),
+        (0, "Without PE that would be right (outputs are only reordered). With PE, order matters."),
+        (4, "The four unmoved tokens change too, and so do the two swapped ones."),
+    ],
+)

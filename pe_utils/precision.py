@@ -1,0 +1,178 @@
+"""How precise is the table? (notebook 07).
+
+Two tools to measure it:
+
+- :func:`reference_encoding` computes ``PE(p)`` with Python's ``decimal``
+  module at 40 significant digits: ``ω_i`` from ``exp`` and ``ln``, the angle
+  ``p ω_i`` reduced exactly modulo ``2π``, and ``sin``/``cos`` by their Taylor
+  series. No NumPy or libm trigonometry is involved, so it is independent of
+  the code it checks, and it gives the same numbers on every CPU.
+- :func:`encode_with_angle_dtype` is the *unsafe* recipe: angles ``p ω_i``
+  computed in a low-precision type (float32, float16).
+
+The safe recipe (angles in float64, cast only the result) is what
+:func:`pe_utils.encode_positions` does.
+"""
+
+from __future__ import annotations
+
+import decimal
+from decimal import Decimal
+from typing import Any
+
+import numpy as np
+
+from ._checks import (
+    check_base,
+    check_count,
+    check_d_model,
+    check_finite_array,
+    check_float_dtype,
+    check_layout,
+    check_table_size,
+)
+from .conventions import _place
+from .encoding import frequencies
+
+#: Most entries ``reference_encoding`` agrees to compute (it is pure Python).
+MAX_REFERENCE_ENTRIES: int = 200_000
+
+
+def _decimal_pi() -> Decimal:
+    """π to the current context precision (the ``decimal`` documentation's series)."""
+    decimal.getcontext().prec += 2
+    three = Decimal(3)
+    last, total, term, n, na, d, da = 0, three, three, 1, 0, 0, 24
+    while total != last:
+        last = total
+        n, na = n + na, na + 8
+        d, da = d + da, da + 32
+        term = (term * n) / d
+        total += term
+    decimal.getcontext().prec -= 2
+    return +total
+
+
+def _sin_cos(angle: Decimal, pi: Decimal) -> tuple[Decimal, Decimal]:
+    """sin and cos of ``angle`` after reducing it to ``[−π, π]``, by Taylor series."""
+    two_pi = 2 * pi
+    reduced = angle - two_pi * (angle / two_pi).to_integral_value(rounding=decimal.ROUND_HALF_EVEN)
+    squared = reduced * reduced
+    tiny = Decimal(10) ** (-(decimal.getcontext().prec + 2))
+    sin_term, cos_term = reduced, Decimal(1)
+    sin_sum, cos_sum = sin_term, cos_term
+    k = 0
+    while abs(sin_term) > tiny or abs(cos_term) > tiny:
+        k += 1
+        cos_term = -cos_term * squared / ((2 * k - 1) * (2 * k))
+        sin_term = -sin_term * squared / ((2 * k) * (2 * k + 1))
+        cos_sum += cos_term
+        sin_sum += sin_term
+    return sin_sum, cos_sum
+
+
+def reference_encoding(
+    positions: Any,
+    d_model: int,
+    *,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+    digits: int = 40,
+) -> np.ndarray:
+    """Return ``PE(p)`` computed in extended precision, rounded once to float64.
+
+    ``ω_i = exp(−(2i/d) ln base)``, ``PE(p)[2i] = sin(p ω_i)``,
+    ``PE(p)[2i+1] = cos(p ω_i)``, all in ``decimal`` arithmetic with
+    ``digits`` significant digits; each position is taken as the exact value
+    of its float64. For ``|p| ≤ 10⁶`` the result is the correctly rounded
+    float64 of the true value (error at most ``2⁻⁵³``). Introduced in
+    notebook 07.
+
+    Parameters
+    ----------
+    positions : array_like of float
+        Any shape; every entry finite and ``|p| ≤ 10¹⁵``.
+    d_model : int
+        Positive and even.
+    base : float
+        Greater than 1.
+    layout : {"interleaved", "concatenated"}
+    digits : int
+        Working precision, 20 … 100 significant digits.
+
+    Returns
+    -------
+    np.ndarray
+        Float64 array of shape ``positions.shape + (d_model,)``.
+    """
+    positions = check_finite_array(positions, "positions")
+    d_model = check_d_model(d_model)
+    base = check_base(base)
+    layout = check_layout(layout)
+    digits = check_count(digits, "digits")
+    if not 20 <= digits <= 100:
+        raise ValueError(f"digits must be between 20 and 100, got {digits}")
+    if positions.size and np.max(np.abs(positions)) > 1e15:
+        raise ValueError("positions must satisfy |p| ≤ 1e15 for the reference to stay exact")
+    n_entries = positions.size * d_model
+    if n_entries > MAX_REFERENCE_ENTRIES:
+        raise ValueError(
+            f"positions and d_model ask for {n_entries} entries, over the {MAX_REFERENCE_ENTRIES} that "
+            "reference_encoding computes (it is slow pure Python); sample fewer positions"
+        )
+    check_table_size(positions.shape + (d_model,), np.float64, name="reference table")
+    half = d_model // 2
+    with decimal.localcontext() as context:
+        # Extra digits absorb the size of p ω (up to 1e15) lost in the reduction mod 2π.
+        context.prec = digits + 16
+        pi = _decimal_pi()
+        log_base = Decimal(base).ln()
+        omegas = [(-(Decimal(2 * i) / Decimal(d_model)) * log_base).exp() for i in range(half)]
+        flat = positions.reshape(-1)
+        sines = np.empty((flat.size, half))
+        cosines = np.empty((flat.size, half))
+        for row, position in enumerate(flat.tolist()):
+            exact_position = Decimal(position)
+            for i, omega in enumerate(omegas):
+                sin_value, cos_value = _sin_cos(exact_position * omega, pi)
+                sines[row, i] = float(sin_value)
+                cosines[row, i] = float(cos_value)
+    sines = sines.reshape(positions.shape + (half,))
+    cosines = cosines.reshape(positions.shape + (half,))
+    return _place(sines, cosines, layout, np.dtype(np.float64))
+
+
+def encode_with_angle_dtype(
+    positions: Any,
+    d_model: int,
+    *,
+    angle_dtype: Any,
+    base: float = 10000.0,
+    layout: str = "interleaved",
+) -> np.ndarray:
+    """Return ``PE(p)`` with the angles computed in ``angle_dtype``: the unsafe recipe.
+
+    Positions and ``ω_i`` are cast to ``angle_dtype`` first; the product
+    ``p ω_i`` and ``sin``/``cos`` are then evaluated in that type. Positions
+    beyond the type's range (65504 for float16) overflow to infinity and give
+    NaN entries, silently, as a naive implementation would. Compare with
+    :func:`pe_utils.encode_positions`, which computes angles in float64 and
+    casts only the result. Introduced in notebook 07.
+
+    Returns
+    -------
+    np.ndarray
+        Array of ``angle_dtype`` with shape ``positions.shape + (d_model,)``.
+    """
+    positions = check_finite_array(positions, "positions")
+    d_model = check_d_model(d_model)
+    angle_dtype = check_float_dtype(angle_dtype, "angle_dtype")
+    base = check_base(base)
+    layout = check_layout(layout)
+    check_table_size(positions.shape + (d_model,), np.float64, name="encoding table")
+    with np.errstate(over="ignore", invalid="ignore"):
+        low_positions = positions.astype(angle_dtype)
+        low_omega = frequencies(d_model, base).astype(angle_dtype)
+        angles = np.multiply.outer(low_positions, low_omega)
+        sines, cosines = np.sin(angles), np.cos(angles)
+    return _place(sines, cosines, layout, angle_dtype)

@@ -1,0 +1,169 @@
+"""The checkers of notebook 01 accept the right answers and explain the typical wrong ones.
+
+Reference answers are computed here independently of the exercises' own ``expected``.
+"""
+
+import numpy as np
+import pytest
+
+from pe_utils import fixed_weights, permutation_matrix, token_embeddings
+from pe_utils.exercises import NOT_ATTEMPTED, nb01
+
+
+def _attention_loop(X, W_q, W_k, W_v):
+    """Plain single-head attention, one query row at a time."""
+    rows = []
+    for x in X:
+        scores = np.array([(x @ W_q) @ (y @ W_k) for y in X]) / np.sqrt(W_q.shape[1])
+        weights = np.exp(scores - scores.max())
+        weights /= weights.sum()
+        rows.append(sum(w * (y @ W_v) for w, y in zip(weights, X, strict=True)))
+    return np.array(rows)
+
+
+EXERCISES = [nb01.reverse_order, nb01.inverse_order, nb01.pooled_output, nb01.sum_over_tokens]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_placeholder_is_not_attempted(exercise):
+    result = exercise.check(...)
+    assert not result
+    assert result.message == NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_hint_and_solution_print_text(exercise, capsys):
+    exercise.hint()
+    exercise.solution()
+    out = capsys.readouterr().out
+    assert out.startswith("Hint: ")
+    assert "answer" in out
+    assert repr(exercise) == exercise.question
+
+
+# reverse_order ------------------------------------------------------------------
+
+
+def test_reverse_order_accepts_reversal():
+    order = [4, 3, 2, 1, 0]
+    X = np.arange(15.0).reshape(5, 3)
+    assert np.array_equal(permutation_matrix(order) @ X, X[::-1])
+    assert nb01.reverse_order.check(order)
+    assert nb01.reverse_order.check(np.arange(5)[::-1])
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [([5, 4, 3, 2, 1], "numbered from 0"), ([0, 1, 2, 3, 4], "identity"), ([4, 3, 2, 1], "5 indices")],
+)
+def test_reverse_order_explains_mistakes(answer, phrase):
+    result = nb01.reverse_order.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_reverse_order_rejects_other_permutation():
+    result = nb01.reverse_order.check([4, 3, 2, 0, 1])
+    assert not result
+    assert "some values" in result.message
+
+
+# inverse_order ------------------------------------------------------------------
+
+
+def _inverse_by_search(order):
+    return np.array([list(order).index(j) for j in range(len(order))])
+
+
+def test_inverse_order_accepts_argsort_and_search():
+    assert nb01.inverse_order.check(np.argsort)
+    assert nb01.inverse_order.check(_inverse_by_search)
+
+
+def test_inverse_order_reference_undoes_p():
+    for (order,) in nb01.inverse_order.cases:
+        P = permutation_matrix(order)
+        np.testing.assert_array_equal(permutation_matrix(_inverse_by_search(order)), P.T)
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [(lambda order: np.asarray(order), "order itself"), (lambda order: np.asarray(order)[::-1], "Reversing")],
+)
+def test_inverse_order_explains_mistakes(answer, phrase):
+    result = nb01.inverse_order.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_inverse_order_reports_errors_and_non_functions():
+    result = nb01.inverse_order.check(lambda order: order[10])
+    assert not result
+    assert "raised IndexError" in result.message
+    assert "Expected a function" in nb01.inverse_order.check([1, 0]).message
+
+
+# pooled_output ------------------------------------------------------------------
+
+
+def _pooled_inputs():
+    X = token_embeddings(["a", "b", "c", "d", "e"], 6)
+    P = permutation_matrix([4, 2, 0, 3, 1])
+    return X, P, fixed_weights(6, d_v=3)
+
+
+def test_pooled_output_accepts_mean_of_permuted_and_unpermuted():
+    X, P, weights = _pooled_inputs()
+    permuted = _attention_loop(P @ X, *weights).mean(axis=0)
+    unpermuted = _attention_loop(X, *weights).mean(axis=0)
+    assert permuted.shape == (3,)
+    np.testing.assert_allclose(permuted, unpermuted, atol=1e-12)
+    assert nb01.pooled_output.check(permuted)
+    assert nb01.pooled_output.check(list(unpermuted))
+
+
+def test_pooled_output_explains_sum():
+    X, P, weights = _pooled_inputs()
+    result = nb01.pooled_output.check(_attention_loop(P @ X, *weights).sum(axis=0))
+    assert not result
+    assert "sum over the 5 tokens" in result.message
+
+
+def test_pooled_output_explains_causal_mask():
+    X, P, (W_q, W_k, W_v) = _pooled_inputs()
+    Xp = P @ X
+    rows = []
+    for r in range(len(Xp)):  # causal: row r attends to rows 0 … r only
+        rows.append(_attention_loop(Xp[: r + 1], W_q, W_k, W_v)[r])
+    result = nb01.pooled_output.check(np.mean(rows, axis=0))
+    assert not result
+    assert "causal mask" in result.message
+
+
+def test_pooled_output_wrong_axis_names_shape():
+    X, P, weights = _pooled_inputs()
+    result = nb01.pooled_output.check(_attention_loop(P @ X, *weights).mean(axis=1))
+    assert not result
+    assert "shape (3,)" in result.message
+
+
+# sum_over_tokens ----------------------------------------------------------------
+
+
+def test_sum_over_tokens_is_invariant():
+    X = np.arange(12.0).reshape(4, 3)
+    P = permutation_matrix([2, 3, 1, 0])
+    np.testing.assert_array_equal((P @ X).sum(axis=0), X.sum(axis=0))
+    assert nb01.sum_over_tokens.check("invariant")
+    assert nb01.sum_over_tokens.check("  Invariant ")
+
+
+@pytest.mark.parametrize(("answer", "phrase"), [("equivariant", "f(PX) = P f(X)"), ("neither", "equal")])
+def test_sum_over_tokens_explains_mistakes(answer, phrase):
+    result = nb01.sum_over_tokens.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_sum_over_tokens_rejects_non_string():
+    assert not nb01.sum_over_tokens.check(1)

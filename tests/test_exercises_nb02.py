@@ -1,0 +1,134 @@
+"""The checkers of notebook 02 accept the right answers and explain the typical wrong ones.
+
+Reference answers are computed here independently of the exercises' own ``expected``.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from pe_utils.exercises import NOT_ATTEMPTED, nb02
+
+EXERCISES = [
+    nb02.bits_for_1000_positions,
+    nb02.hamming_15_16,
+    nb02.period_of_bit_3,
+    nb02.angle_from_pair,
+]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_placeholder_is_not_attempted(exercise):
+    result = exercise.check(...)
+    assert not result
+    assert result.message == NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_hint_and_solution_print_text(exercise, capsys):
+    exercise.hint()
+    exercise.solution()
+    out = capsys.readouterr().out
+    assert out.startswith("Hint: ")
+    assert "answer" in out
+
+
+# bits_for_1000_positions ----------------------------------------------------------
+
+
+def test_bits_for_1000_accepts_smallest_count():
+    bits = 0
+    while 2**bits < 1000:  # smallest B with 2**B codes for 1000 positions
+        bits += 1
+    assert bits == 10
+    assert nb02.bits_for_1000_positions.check(bits)
+    assert nb02.bits_for_1000_positions.check(10.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [(9, "512"), (11, "one more"), (math.log2(1000), "round up"), (1000, "one-hot")],
+)
+def test_bits_for_1000_explains_mistakes(answer, phrase):
+    result = nb02.bits_for_1000_positions.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+# hamming_15_16 -------------------------------------------------------------------
+
+
+def test_hamming_15_16_accepts_count_of_differing_bits():
+    differing = sum(((15 >> b) & 1) != ((16 >> b) & 1) for b in range(8))
+    assert differing == 5
+    assert nb02.hamming_15_16.check(differing)
+
+
+@pytest.mark.parametrize(("answer", "phrase"), [(1, "|p − q|"), (4, "fifth")])
+def test_hamming_15_16_explains_mistakes(answer, phrase):
+    result = nb02.hamming_15_16.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+# period_of_bit_3 -----------------------------------------------------------------
+
+
+def test_period_of_bit_3_accepts_smallest_period():
+    wave = [(p >> 3) & 1 for p in range(64)]
+    period = next(t for t in range(1, 64) if all(wave[p] == wave[p + t] for p in range(64 - t)))
+    assert period == 16
+    assert nb02.period_of_bit_3.check(period)
+
+
+@pytest.mark.parametrize(("answer", "phrase"), [(8, "2 · 8 = 16"), (32, "bit 4"), (1 / 16, "frequency")])
+def test_period_of_bit_3_explains_mistakes(answer, phrase):
+    result = nb02.period_of_bit_3.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+# angle_from_pair -----------------------------------------------------------------
+
+
+def _angle_by_quadrant(s, c):
+    """θ in [0, 2π) from the signs of sin and cos and one arccos (no arctan2)."""
+    theta = np.arccos(np.clip(c, -1.0, 1.0))  # in [0, π]
+    return np.where(np.asarray(s) >= 0, theta, 2 * np.pi - theta)
+
+
+def test_angle_from_pair_accepts_correct_functions():
+    thetas = np.array([0.5, 2.0, 3.5, 5.5])
+    np.testing.assert_allclose(_angle_by_quadrant(np.sin(thetas), np.cos(thetas)), thetas, atol=1e-12)
+    assert nb02.angle_from_pair.check(_angle_by_quadrant)
+    assert nb02.angle_from_pair.check(lambda s, c: np.arctan2(s, c) % (2 * np.pi))
+
+
+def test_angle_from_pair_cases_cover_all_quadrants():
+    quadrants = set()
+    for s, c in nb02.angle_from_pair.cases:
+        for s_value, c_value in zip(np.atleast_1d(s), np.atleast_1d(c), strict=True):
+            quadrants.add((bool(s_value > 0), bool(c_value > 0)))
+    assert len(quadrants) == 4
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (lambda s, c: np.arcsin(s), "arcsin"),
+        (lambda s, c: np.arccos(c), "arccos"),
+        (lambda s, c: np.arctan2(s, c), "(−π, π]"),
+        (lambda s, c: np.arctan2(c, s) % (2 * np.pi), "swapped"),
+    ],
+)
+def test_angle_from_pair_explains_mistakes(answer, phrase):
+    result = nb02.angle_from_pair.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_angle_from_pair_degrees_are_wrong():
+    result = nb02.angle_from_pair.check(lambda s, c: np.degrees(np.arctan2(s, c)) % 360)
+    assert not result
+    assert "wrong result" in result.message

@@ -1,0 +1,197 @@
+"""The checkers of notebook 03 accept the reference answers and explain typical mistakes.
+
+Reference values here are computed independently of pe_utils and of the
+exercise module: with ``math`` and explicit loops over the pairs ``i``.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import pe_utils
+from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER, nb03
+
+EXERCISES = [nb03.wavelength_of_last_pair, nb03.pe_row, nb03.cos_column_concatenated]
+
+
+def row_by_hand(p, d, base=10000.0):
+    """PE(p) by an explicit loop: entry 2i = sin(p ω_i), entry 2i+1 = cos(p ω_i)."""
+    row = []
+    for i in range(d // 2):
+        omega = base ** (-2 * i / d)
+        row += [math.sin(p * omega), math.cos(p * omega)]
+    return np.array(row)
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_placeholder_is_not_attempted(exercise):
+    result = exercise.check(PLACEHOLDER)
+    assert not result
+    assert result.message == NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_hint_and_solution_print(exercise, capsys):
+    exercise.hint()
+    exercise.solution()
+    out = capsys.readouterr().out
+    assert out.startswith("Hint: ")
+    assert len(out.splitlines()) >= 2
+
+
+@pytest.mark.parametrize("exercise", [nb03.wavelength_of_last_pair, nb03.cos_column_concatenated])
+def test_printed_solution_code_is_accepted(exercise):
+    namespace = {"np": np, "layout_permutation": pe_utils.layout_permutation}
+    exec(exercise._solution, namespace)
+    assert exercise.check(namespace["answer"])
+
+
+def test_printed_pe_row_solution_is_accepted():
+    namespace = {"np": np}
+    exec(nb03.pe_row._solution, namespace)
+    assert nb03.pe_row.check(namespace["pe_row"])
+
+
+# --- wavelength_of_last_pair ---------------------------------------------------
+
+# d = 16, base = 10000, last pair i = 7: λ = 2π·10000^(14/16) = 2π·10^3.5
+LAST_WAVELENGTH = 2 * math.pi * 10**3.5
+
+
+def test_wavelength_accepts_reference():
+    assert math.isclose(LAST_WAVELENGTH, 19869.176531592203, rel_tol=1e-12)
+    assert nb03.wavelength_of_last_pair.check(LAST_WAVELENGTH)
+    assert nb03.wavelength_of_last_pair.check(round(LAST_WAVELENGTH, 3))
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (2 * math.pi * 1e4, "common misstatement"),
+        (2 * math.pi * 10**1.75, "exponent is i/d"),  # 10000^(7/16)
+        (2 * math.pi * 10**3.75, "dimension index d − 1"),  # 10000^(15/16)
+        (360 * 10**3.5, "degrees"),
+        (10**3.5, "positions per radian"),
+        (10**-3.5, "That is the frequency"),
+    ],
+)
+def test_wavelength_explains_mistakes(answer, phrase):
+    result = nb03.wavelength_of_last_pair.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_wavelength_unrecognised_answer():
+    result = nb03.wavelength_of_last_pair.check(12345.0)
+    assert not result
+    assert "try hint()" in result.message
+
+
+# --- pe_row ----------------------------------------------------------------------
+
+
+def test_pe_row_accepts_hand_loop_and_package():
+    assert nb03.pe_row.check(row_by_hand)
+    assert nb03.pe_row.check(lambda p, d: pe_utils.encode_positions(p, d))
+    assert nb03.pe_row.check(lambda p, d: list(row_by_hand(p, d)))
+
+
+def test_pe_row_reference_hand_values():
+    # d = 8, base = 10000: ω = 1, 0.1, 0.01, 0.001
+    row = nb03.pe_row.reference(3, 8)
+    angles = [3.0, 0.3, 0.03, 0.003]
+    expected = [f(a) for a in angles for f in (math.sin, math.cos)]
+    np.testing.assert_allclose(row, expected, atol=1e-15)
+
+
+def swapped(p, d):
+    row = row_by_hand(p, d)
+    return row.reshape(-1, 2)[:, ::-1].reshape(-1)
+
+
+def next_pair(p, d):
+    row = []
+    for i in range(d // 2):
+        omega = 10000.0 ** (-2 * (i + 1) / d)
+        row += [math.sin(p * omega), math.cos(p * omega)]
+    return np.array(row)
+
+
+def dimension_index(p, d):
+    row = []
+    for i in range(d // 2):
+        omega = 10000.0 ** (-i / d)
+        row += [math.sin(p * omega), math.cos(p * omega)]
+    return np.array(row)
+
+
+def degrees(p, d):
+    row = []
+    for i in range(d // 2):
+        angle_in_degrees = p * 10000.0 ** (-2 * i / d)
+        radians = angle_in_degrees * math.pi / 180
+        row += [math.sin(radians), math.cos(radians)]
+    return np.array(row)
+
+
+def from_one(p, d):
+    return row_by_hand(p + 1, d)
+
+
+def concatenated(p, d):
+    row = row_by_hand(p, d)
+    return np.concatenate([row[0::2], row[1::2]])
+
+
+@pytest.mark.parametrize(
+    ("wrong", "phrase"),
+    [
+        (swapped, "sin and cos are swapped"),
+        (next_pair, "off by one pair"),
+        (dimension_index, "exponent is −i/d"),
+        (degrees, "treated as degrees"),
+        (from_one, "positions start at 0"),
+        (concatenated, "concatenated layout"),
+    ],
+)
+def test_pe_row_explains_mistakes(wrong, phrase):
+    result = nb03.pe_row.check(wrong)
+    assert not result
+    assert phrase in result.message
+
+
+def test_pe_row_rejects_non_function_and_wrong_length():
+    assert "Expected a function" in nb03.pe_row.check(row_by_hand(0, 8)).message
+    result = nb03.pe_row.check(lambda p, d: row_by_hand(p, d)[:-1])
+    assert not result
+    assert "Expected shape" in result.message
+
+
+def test_pe_row_reports_an_exception():
+    def broken(p, d):
+        raise RuntimeError("boom")
+
+    result = nb03.pe_row.check(broken)
+    assert not result
+    assert "RuntimeError: boom" in result.message
+
+
+# --- cos_column_concatenated -----------------------------------------------------
+
+
+def test_cos_column_accepts_reference():
+    # d = 16: sines in columns 0…7, cosines of pairs 0…7 in columns 8…15; pair 3 → 11
+    assert nb03.cos_column_concatenated.check(11)
+    order = pe_utils.layout_permutation(16)
+    assert order[11] == 2 * 3 + 1  # the same number as interleaved column 2i+1
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [(7, "interleaved layout"), (3, "holds sin"), (10, "Off by one"), (12, "Off by one")],
+)
+def test_cos_column_explains_mistakes(answer, phrase):
+    result = nb03.cos_column_concatenated.check(answer)
+    assert not result
+    assert phrase in result.message

@@ -1,0 +1,78 @@
+"""The checkers of notebook 06 accept the reference answers and explain typical mistakes.
+
+References are computed here with ``math`` and NumPy, not read from the exercises.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+import pe_utils as pu
+from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER, nb06
+
+EXERCISES = [nb06.pe_norm, nb06.angle_after_scaling, nb06.changed_tokens]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_placeholder_is_not_attempted(exercise):
+    result = exercise.check(PLACEHOLDER)
+    assert not result
+    assert result.message == NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_hint_and_solution_print(exercise, capsys):
+    exercise.hint()
+    exercise.solution()
+    out = capsys.readouterr().out
+    assert out.startswith("Hint: ")
+    assert len(out.splitlines()) >= 2
+
+
+def test_pe_norm_reference_and_mistakes():
+    row = [f(1000 / 10000 ** (2 * i / 128)) for i in range(64) for f in (math.sin, math.cos)]
+    reference = math.sqrt(sum(value * value for value in row))
+    assert nb06.pe_norm.check(reference)
+    assert "squared" in nb06.pe_norm.check(64.0).message
+    assert "√d" in nb06.pe_norm.check(math.sqrt(128)).message
+    assert not nb06.pe_norm.check("eight")
+
+
+def test_angle_reference_and_mistakes():
+    d = 512
+    scaled, pe = math.sqrt(d) * 1.0, math.sqrt(d / 2)
+    # Law of cosines on the right triangle: cos θ = ‖x‖ / ‖x + PE‖.
+    reference = math.degrees(math.acos(scaled / math.hypot(scaled, pe)))
+    assert nb06.angle_after_scaling.check(reference)
+    assert nb06.angle_after_scaling.check(35.26)  # two decimals are enough
+    unscaled = math.degrees(math.acos(1.0 / math.hypot(1.0, pe)))
+    assert "without the √d" in nb06.angle_after_scaling.check(unscaled).message
+    assert "radians" in nb06.angle_after_scaling.check(math.radians(reference)).message
+    assert "between PE(p) and the sum" in nb06.angle_after_scaling.check(90 - reference).message
+
+
+def test_angle_reference_matches_a_simulation():
+    d = 512
+    rng = np.random.default_rng(5)
+    x = rng.normal(scale=1 / math.sqrt(d), size=(200, d)) * math.sqrt(d)
+    pe = pu.encode_positions(rng.integers(0, 1000, size=200), d)
+    summed = x + pe
+    cos = np.sum(x * summed, axis=1) / np.linalg.norm(x, axis=1) / np.linalg.norm(summed, axis=1)
+    assert abs(float(np.degrees(np.arccos(cos)).mean()) - nb06.angle_after_scaling.expected) < 1.5
+
+
+def test_changed_tokens_reference_and_mistakes():
+    tokens = ["one", "two", "three", "four", "five", "six"]
+    d = 8
+    W_q, W_k, W_v = pu.fixed_weights(d, seed=0)
+    X = pu.token_embeddings(tokens, d)
+    pe = pu.sinusoidal_pe(6, d)
+    order = [0, 4, 2, 3, 1, 5]
+    before = pu.self_attention(X + pe, W_q, W_k, W_v)
+    after = pu.self_attention(X[order] + pe, W_q, W_k, W_v)
+    # Token order[r] now sits in row r: compare it with its own output before the swap.
+    changed = int(np.sum(np.linalg.norm(after - before[order], axis=1) > 1e-9))
+    assert nb06.changed_tokens.check(changed)
+    assert "attends to them" in nb06.changed_tokens.check(2).message
+    assert "Without PE" in nb06.changed_tokens.check(0).message

