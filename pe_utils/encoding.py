@@ -8,6 +8,7 @@ holds the same numbers in another column order (``layout_permutation``).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -69,16 +70,125 @@ def layout_permutation(d_model: int) -> np.ndarray:
     return np.concatenate([np.arange(0, d_model, 2), np.arange(1, d_model, 2)])
 
 
-def _arrange(sines: np.ndarray, cosines: np.ndarray, layout: str, dtype: np.dtype) -> np.ndarray:
-    """Place sin and cos columns, each ``(..., d/2)``, into one ``(..., d)`` array."""
-    half = sines.shape[-1]
-    out = np.empty(sines.shape[:-1] + (2 * half,), dtype=dtype)
+def _direct_table(positions: np.ndarray, omega: np.ndarray, layout: str, dtype: np.dtype) -> np.ndarray:
+    """``PE(p)`` for float64 ``positions`` by the formula: sin and cos at every entry.
+
+    The float64 angle grid ``p ω`` is the only temporary; sin and cos are written
+    straight into the columns of the result (rounded once to ``dtype``).
+    """
+    half = omega.size
+    out = np.empty(positions.shape + (2 * half,), dtype=dtype)
+    angles = np.multiply.outer(positions, omega)
+    sine_cols, cosine_cols = _columns(layout, half)
+    np.sin(angles, out=out[..., sine_cols])
+    np.cos(angles, out=out[..., cosine_cols])
+    return out
+
+
+def _columns(layout: str, half: int) -> tuple[slice, slice]:
+    """Column slices of the sines and of the cosines of a ``(..., d)`` table."""
     if layout == "interleaved":
-        out[..., 0::2] = sines
-        out[..., 1::2] = cosines
-    else:
-        out[..., :half] = sines
-        out[..., half:] = cosines
+        return slice(0, None, 2), slice(1, None, 2)
+    return slice(0, half), slice(half, None)
+
+
+#: Smaller tables (positions, entries) are built faster by the direct formula.
+_ROTATION_MIN_POSITIONS: int = 16
+_ROTATION_MIN_ENTRIES: int = 2**14
+#: Complex entries per temporary block of the rotation builder (1 MiB of complex128).
+_BLOCK_ENTRIES: int = 2**16
+#: Integer positions up to this size are exact in float64, and so are their sums.
+_EXACT_INTEGERS: float = 2.0**52
+
+
+def _rotation_pays(n_positions: int, d_model: int) -> bool:
+    """Whether the rotation builder beats the direct formula for an ``(n, d)`` table."""
+    return n_positions >= _ROTATION_MIN_POSITIONS and n_positions * d_model >= _ROTATION_MIN_ENTRIES
+
+
+def _contiguous_start(positions: np.ndarray) -> float | None:
+    """Return ``s`` if ``positions`` is exactly ``s, s+1, …, s+n−1`` (any shape, C order), else None.
+
+    Only integral ``s`` with ``|s| + n ≤ 2^52`` qualifies, so that every
+    ``s + k`` is an exact float64 and the check below is exact. Costs O(n),
+    against O(n·d) for the table.
+    """
+    flat = positions.reshape(-1)
+    n = flat.size
+    if n == 0:
+        return None
+    start = float(flat[0])
+    if start != np.floor(start) or abs(start) + n > _EXACT_INTEGERS or flat[-1] != start + (n - 1):
+        return None
+    if not np.array_equal(flat, start + np.arange(n, dtype=np.float64)):
+        return None
+    return start
+
+
+def _rotation_table(
+    start: float, n_positions: int, omega: np.ndarray, layout: str, dtype: np.dtype
+) -> np.ndarray:
+    """``(n, d)`` table of ``PE(start + r)``, ``r < n``, by rotating a few anchor rows.
+
+    Write ``r = a·B + b`` with ``B = ⌊√n⌋`` and ``0 ≤ b < B``. As complex numbers
+    ``z(p) = sin(pω) + i cos(pω) = i·e^{−ipω}``, so angle addition is one product
+    ``z(P_a + b) = z(P_a) · e^{−ibω}``, i.e.
+    ``sin((P_a+b)ω) = sin(P_aω) cos(bω) + cos(P_aω) sin(bω)`` and
+    ``cos((P_a+b)ω) = cos(P_aω) cos(bω) − sin(P_aω) sin(bω)`` (notebook 04).
+    Only the ``n/B`` anchor rows ``P_a = start + a·B`` and the ``B`` offset rows
+    call sin and cos; their angles ``P_a·ω`` and ``b·ω`` are float64 products of
+    exact integers, as accurate as the direct ``p·ω``. The products are formed in
+    float64, a block of anchors at a time, and rounded once into the result;
+    an interleaved float64 result, viewed as complex pairs ``(sin, cos)``, is
+    itself the ``out=`` of the product. No full-size temporary exists: the
+    scratch block holds at most ~1 MiB or ~1/8 of the table.
+    """
+    half = omega.size
+    out = np.empty((n_positions, 2 * half), dtype=dtype)
+    if n_positions == 0:
+        return out
+    block = max(1, math.isqrt(n_positions))
+    n_anchors = -(-n_positions // block)
+    anchor_angles = np.multiply.outer(start + block * np.arange(n_anchors, dtype=np.float64), omega)
+    anchors = np.empty(anchor_angles.shape, dtype=np.complex128)
+    np.sin(anchor_angles, out=anchors.real)
+    np.cos(anchor_angles, out=anchors.imag)
+    offset_angles = np.multiply.outer(np.arange(block, dtype=np.float64), omega)
+    steps = np.empty(offset_angles.shape, dtype=np.complex128)
+    np.cos(offset_angles, out=steps.real)
+    np.negative(np.sin(offset_angles), out=steps.imag)
+    del anchor_angles, offset_angles
+
+    # The result seen as (n, d/2) complex pairs sin + i·cos, when the layout allows it.
+    complex_dtype = np.result_type(dtype, np.complex64)
+    interleaved = layout == "interleaved" and complex_dtype.itemsize == 2 * dtype.itemsize
+    pairs = out.view(complex_dtype) if interleaved else None
+    sine_cols, cosine_cols = _columns(layout, half)
+    # Blocks of whole anchors: at most ~1 MiB of scratch and at most ~1/8 of the table.
+    anchors_per_block = max(1, min(_BLOCK_ENTRIES // (block * half), n_anchors // 8))
+    in_place = pairs is not None and dtype == np.float64
+    scratch = None if in_place else np.empty(anchors_per_block * block * half, np.complex128)
+
+    def rotate(a0: int, a1: int, width: int) -> None:
+        """Rows ``a0·B … a1·B − 1`` (only ``width`` offsets per anchor)."""
+        rows = slice(a0 * block, a0 * block + (a1 - a0) * width)
+        shape = (a1 - a0, width, half)
+        terms = anchors[a0:a1, None, :], steps[None, :width, :]
+        if in_place:
+            np.multiply(*terms, out=pairs[rows].reshape(shape))
+            return
+        product = np.multiply(*terms, out=scratch[: shape[0] * width * half].reshape(shape))
+        if pairs is not None:
+            pairs[rows] = product.reshape(-1, half)  # one rounding to dtype
+        else:
+            out[rows, sine_cols] = product.real.reshape(-1, half)
+            out[rows, cosine_cols] = product.imag.reshape(-1, half)
+
+    n_whole = n_positions // block
+    for first in range(0, n_whole, anchors_per_block):
+        rotate(first, min(first + anchors_per_block, n_whole), block)
+    if n_whole < n_anchors:
+        rotate(n_whole, n_anchors, n_positions - n_whole * block)
     return out
 
 
@@ -94,7 +204,11 @@ def encode_positions(
 
     ``PE(p)[2i] = sin(p ω_i)``, ``PE(p)[2i+1] = cos(p ω_i)`` (interleaved).
     The angles ``p ω_i`` are always computed in float64 and only the result is
-    cast to ``dtype``: the safe recipe of notebook 07. Introduced in notebook 03.
+    cast to ``dtype``: the safe recipe of notebook 07. A large enough run of
+    consecutive integers ``s, s+1, …, s+n−1`` (such as ``np.arange(a, b)``, in
+    any shape) is built like ``sinusoidal_pe(method="rotation")``, from a few
+    anchor rows, with float64 angles of the same accuracy. Introduced in
+    notebook 03.
 
     Parameters
     ----------
@@ -118,25 +232,12 @@ def encode_positions(
     dtype = check_float_dtype(dtype)
     positions = check_finite_array(positions, "positions")
     check_table_size(positions.shape + (d_model,), np.float64, name="encoding table")
-    angles = np.multiply.outer(positions, frequencies(d_model, base))
-    return _arrange(np.sin(angles), np.cos(angles), layout, dtype)
-
-
-def _rotation_table(n_positions: int, omega: np.ndarray, block: int) -> tuple[np.ndarray, np.ndarray]:
-    """sin and cos of ``p ω`` for ``p < n`` from two small tables, by angle addition.
-
-    With ``p = a·block + b``: ``sin(pω) = sin(a·block·ω) cos(bω) + cos(a·block·ω) sin(bω)``
-    and ``cos(pω) = cos(a·block·ω) cos(bω) − sin(a·block·ω) sin(bω)``. Only
-    ``block + n/block`` rows call sin and cos; the rest is multiply-adds.
-    """
-    n_blocks = -(-n_positions // block)
-    offset_angles = np.multiply.outer(np.arange(block, dtype=np.float64), omega)
-    anchor_angles = np.multiply.outer(np.arange(n_blocks, dtype=np.float64) * block, omega)
-    sin_b, cos_b = np.sin(offset_angles), np.cos(offset_angles)
-    sin_a, cos_a = np.sin(anchor_angles)[:, None, :], np.cos(anchor_angles)[:, None, :]
-    sines = (sin_a * cos_b + cos_a * sin_b).reshape(-1, omega.size)[:n_positions]
-    cosines = (cos_a * cos_b - sin_a * sin_b).reshape(-1, omega.size)[:n_positions]
-    return sines, cosines
+    omega = frequencies(d_model, base)
+    start = _contiguous_start(positions) if _rotation_pays(positions.size, d_model) else None
+    if start is None:
+        return _direct_table(positions, omega, layout, dtype)
+    table = _rotation_table(start, positions.size, omega, layout, dtype)
+    return table.reshape(positions.shape + (d_model,))
 
 
 def sinusoidal_pe(
@@ -167,8 +268,11 @@ def sinusoidal_pe(
     dtype : floating dtype of the result; angles are computed in float64.
     method : {"auto", "direct", "rotation"}
         ``"direct"`` evaluates sin and cos at every entry; ``"rotation"``
-        builds the table from a few anchor rows by the rotation identity of
-        notebook 04; ``"auto"`` picks the faster one for the size.
+        builds the table from about ``2√n`` anchor and offset rows by the
+        rotation identity of notebook 04 (angle addition, ``p = a·B + b``),
+        several times faster and within twice the direct formula's rounding
+        error; ``"auto"`` picks ``"rotation"`` unless the table is tiny
+        (fewer than 16 rows or 2^14 entries), where ``"direct"`` is faster.
 
     Returns
     -------
@@ -184,11 +288,9 @@ def sinusoidal_pe(
         choices = ", ".join(repr(choice) for choice in METHODS)
         raise ValueError(f"method must be one of {choices}, got {method!r}")
     check_table_size((n_positions, d_model), np.float64, name="encoding table")
-    if method == "auto":
-        method = "rotation" if n_positions >= 256 else "direct"
-    if method == "direct":
-        return encode_positions(np.arange(n_positions), d_model, base=base, layout=layout, dtype=dtype)
     omega = frequencies(d_model, base)
-    block = max(1, int(np.sqrt(n_positions)))
-    sines, cosines = _rotation_table(n_positions, omega, block)
-    return _arrange(sines, cosines, layout, dtype)
+    if method == "auto":
+        method = "rotation" if _rotation_pays(n_positions, d_model) else "direct"
+    if method == "direct":
+        return _direct_table(np.arange(n_positions, dtype=np.float64), omega, layout, dtype)
+    return _rotation_table(0.0, n_positions, omega, layout, dtype)
