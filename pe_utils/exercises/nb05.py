@@ -1,0 +1,179 @@
+"""Exercises of notebook 05, the dot-product identity.
+
+``PE(p)·PE(p+k) = f(k) = Σ_i cos(k ω_i)`` with ``ω_i = base^(−2i/d)``,
+``i = 0 … d/2 − 1``. Usage::
+
+    from pe_utils.exercises import nb05
+    answer = ...
+    nb05.squared_norm.check(answer)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import Exercise, FunctionExercise
+
+
+def _omega(d_model: int, base: float, exponent_scale: float = 2.0) -> np.ndarray:
+    """``base^(−scale·i/d)`` for ``i = 0 … d/2 − 1`` (scale 2 is the right one)."""
+    pair_index = np.arange(d_model // 2, dtype=np.float64)
+    return base ** (-exponent_scale * pair_index / d_model)
+
+
+def _profile(k: float, d_model: int, base: float) -> float:
+    """The reference ``f(k) = Σ_i cos(k ω_i)``."""
+    return float(np.sum(np.cos(k * _omega(d_model, base))))
+
+
+# --- 1. f(0) ----------------------------------------------------------------
+
+SQUARED_NORM_D = 512
+
+squared_norm = Exercise(
+    question=(
+        f"For d = {SQUARED_NORM_D}, what is f(0) = PE(p)·PE(p), the squared length of every "
+        "encoding? Give a number."
+    ),
+    expected=SQUARED_NORM_D / 2,
+    hint="At k = 0 every term cos(0·ω_i) equals 1. How many terms does the sum over pairs i have?",
+    solution=(
+        f"d = {SQUARED_NORM_D}\n"
+        "answer = d / 2   # one term cos(0) = 1 per pair, d/2 pairs: sin² + cos² = 1 per pair"
+    ),
+    mistakes=[
+        (
+            float(SQUARED_NORM_D),
+            "That is d: there are d dimensions but only d/2 pairs, and each pair "
+            "contributes sin² + cos² = 1.",
+        ),
+        (
+            float(np.sqrt(SQUARED_NORM_D / 2)),
+            "That is the length ‖PE(p)‖ = √(d/2); f(0) = PE(p)·PE(p) is its square.",
+        ),
+        (
+            1.0,
+            "PE(p) is not a unit vector: each of its d/2 pairs is a point on the unit circle, "
+            "so the squares add up to d/2.",
+        ),
+    ],
+)
+
+
+# --- 2. f(k) without building the table ------------------------------------
+
+
+def _reference_profile(k: float, d_model: int, base: float) -> float:
+    return _profile(k, d_model, base)
+
+
+def _sum_of_sines(k: float, d_model: int, base: float) -> float:
+    return float(np.sum(np.sin(k * _omega(d_model, base))))
+
+
+def _degrees(k: float, d_model: int, base: float) -> float:
+    return float(np.sum(np.cos(np.deg2rad(k * _omega(d_model, base)))))
+
+
+def _dimension_index(k: float, d_model: int, base: float) -> float:
+    return float(np.sum(np.cos(k * _omega(d_model, base, exponent_scale=1.0))))
+
+
+def _every_dimension(k: float, d_model: int, base: float) -> float:
+    return 2.0 * _profile(k, d_model, base)
+
+
+PROFILE_CASES = (
+    (0, 8, 10000.0),
+    (3, 8, 10000.0),
+    (-7, 16, 10000.0),
+    (5, 16, 100.0),
+    (40, 64, 10000.0),
+)
+
+offset_profile = FunctionExercise(
+    question=(
+        "Write f(k, d_model, base) that returns PE(p)·PE(p+k) for an integer offset k without "
+        "building any table: f(k) = Σ_i cos(k ω_i), ω_i = base^(−2i/d), i = 0 … d/2 − 1."
+    ),
+    reference=_reference_profile,
+    cases=PROFILE_CASES,
+    hint=(
+        "Make the d/2 frequencies with np.arange(d_model // 2), raise base to −2i/d, "
+        "multiply by k, take np.cos (radians) and sum."
+    ),
+    solution=(
+        "def f(k, d_model, base):\n"
+        "    i = np.arange(d_model // 2)\n"
+        "    omega = base ** (-2 * i / d_model)\n"
+        "    return float(np.sum(np.cos(k * omega)))"
+    ),
+    mistakes=[
+        (
+            _sum_of_sines,
+            "You summed sines. Each pair gives sin(pω)sin(qω) + cos(pω)cos(qω) = cos((q − p)ω): "
+            "a cosine of the offset.",
+        ),
+        (
+            _degrees,
+            "Your angles were treated as degrees. k ω_i is in radians: use np.cos on it directly.",
+        ),
+        (
+            _dimension_index,
+            "Your frequencies use base^(−i/d). With i the pair index the exponent is −2i/d.",
+        ),
+        (
+            _every_dimension,
+            "You counted every pair twice (f(0) came out as d instead of d/2): sum over the "
+            "d/2 pairs, one cosine per pair.",
+        ),
+    ],
+)
+
+
+# --- 3. where f rises again -------------------------------------------------
+
+FIRST_RISE_D = 128
+FIRST_RISE_BASE = 10000.0
+
+
+def _first_rise() -> int:
+    previous = _profile(0, FIRST_RISE_D, FIRST_RISE_BASE)
+    k = 1
+    while True:
+        current = _profile(k, FIRST_RISE_D, FIRST_RISE_BASE)
+        if current > previous:
+            return k
+        previous, k = current, k + 1
+
+
+first_rise = Exercise(
+    question=(
+        f"For d = {FIRST_RISE_D} and base = {FIRST_RISE_BASE:g}, what is the smallest integer "
+        "offset k > 0 at which the profile rises again, f(k) > f(k − 1)? Give an integer."
+    ),
+    expected=_first_rise,
+    hint=(
+        "Compute f for k = 0 … 50 with pe_utils.similarity_profile, then look at np.diff(f): "
+        "np.diff(f)[j] = f(j + 1) − f(j)."
+    ),
+    solution=(
+        "k = np.arange(51)\n"
+        f"f = similarity_profile(k, {FIRST_RISE_D}, base={FIRST_RISE_BASE:g})\n"
+        "j = int(np.argmax(np.diff(f) > 0))   # first index where the difference is positive\n"
+        "answer = j + 1                        # np.diff(f)[j] = f(j+1) − f(j)"
+    ),
+    mistakes=[
+        (
+            lambda: _first_rise() - 1,
+            "That is the last offset before the rise (the index j of np.diff(f), where "
+            "np.diff(f)[j] = f(j + 1) − f(j)); the rise happens at k = j + 1.",
+        ),
+        (
+            lambda: _profile(_first_rise(), FIRST_RISE_D, FIRST_RISE_BASE),
+            "That is the value f(k) at the rise; the question asks for the offset k.",
+        ),
+    ],
+)
+
+__all__ = ["first_rise", "offset_profile", "squared_norm"]

@@ -1,0 +1,174 @@
+"""The checkers of notebook 05 accept the reference answers and explain typical mistakes.
+
+Reference values here are computed independently of pe_utils: with ``math``
+and explicit loops over the pairs ``i``.
+"""
+
+import math
+
+import numpy as np
+import pytest
+
+from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER, nb05
+
+
+def f_by_hand(k, d_model, base):
+    """Σ_i cos(k ω_i), ω_i = base^(−2i/d), by an explicit loop over the d/2 pairs."""
+    return sum(math.cos(k * base ** (-2 * i / d_model)) for i in range(d_model // 2))
+
+
+def first_rise_by_hand(d_model, base):
+    k = 1
+    while f_by_hand(k, d_model, base) <= f_by_hand(k - 1, d_model, base):
+        k += 1
+    return k
+
+
+EXERCISES = [nb05.squared_norm, nb05.offset_profile, nb05.first_rise]
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_placeholder_is_not_attempted(exercise):
+    result = exercise.check(PLACEHOLDER)
+    assert not result
+    assert result.message == NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("exercise", EXERCISES)
+def test_hint_and_solution_print(exercise, capsys):
+    exercise.hint()
+    exercise.solution()
+    out = capsys.readouterr().out
+    assert out.startswith("Hint: ")
+    assert len(out.splitlines()) >= 2
+
+
+# --- squared_norm ------------------------------------------------------------
+
+
+def test_squared_norm_accepts_d_over_2():
+    assert nb05.squared_norm.check(256)
+    assert nb05.squared_norm.check(256.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [(512, "only d/2 pairs"), (16.0, "is its square"), (1, "not a unit vector")],
+)
+def test_squared_norm_explains_mistakes(answer, phrase):
+    result = nb05.squared_norm.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_squared_norm_matches_an_actual_encoding():
+    # ‖PE(p)‖² for d = 512 at a few positions, from the formula by hand.
+    for p in (0, 7, 1234):
+        square = sum(
+            math.sin(p * 10000 ** (-2 * i / 512)) ** 2 + math.cos(p * 10000 ** (-2 * i / 512)) ** 2
+            for i in range(256)
+        )
+        assert nb05.squared_norm.check(square)
+
+
+def test_squared_norm_rejects_unknown_answer_without_crashing():
+    result = nb05.squared_norm.check("two hundred")
+    assert not result
+    assert "Expected a number" in result.message
+
+
+# --- offset_profile ----------------------------------------------------------
+
+
+def test_offset_profile_accepts_loop_solution():
+    assert nb05.offset_profile.check(f_by_hand)
+
+
+def test_offset_profile_accepts_vectorised_solution():
+    def f(k, d_model, base):
+        omega = base ** (-2 * np.arange(d_model // 2) / d_model)
+        return np.cos(k * omega).sum()
+
+    assert nb05.offset_profile.check(f)
+
+
+def test_offset_profile_agrees_with_dot_products_of_hand_encodings():
+    # PE(p)·PE(p+k) from encodings built by hand equals f(k) at every case.
+    def pe(p, d_model, base):
+        out = []
+        for i in range(d_model // 2):
+            angle = p * base ** (-2 * i / d_model)
+            out += [math.sin(angle), math.cos(angle)]
+        return np.array(out)
+
+    def via_dot(k, d_model, base):
+        return float(pe(11, d_model, base) @ pe(11 + k, d_model, base))
+
+    assert nb05.offset_profile.check(via_dot)
+
+
+@pytest.mark.parametrize(
+    ("wrong", "phrase"),
+    [
+        (
+            lambda k, d, b: sum(math.sin(k * b ** (-2 * i / d)) for i in range(d // 2)),
+            "summed sines",
+        ),
+        (
+            lambda k, d, b: sum(math.cos(math.radians(k * b ** (-2 * i / d))) for i in range(d // 2)),
+            "degrees",
+        ),
+        (
+            lambda k, d, b: sum(math.cos(k * b ** (-i / d)) for i in range(d // 2)),
+            "−2i/d",
+        ),
+        (
+            lambda k, d, b: sum(math.cos(k * b ** (-2 * (j // 2) / d)) for j in range(d)),
+            "counted every pair twice",
+        ),
+    ],
+    ids=["sines", "degrees", "dimension-index", "double-count"],
+)
+def test_offset_profile_explains_mistakes(wrong, phrase):
+    result = nb05.offset_profile.check(wrong)
+    assert not result
+    assert phrase in result.message
+
+
+def test_offset_profile_reports_failing_function():
+    def broken(k, d_model, base):
+        raise RuntimeError("oops")
+
+    result = nb05.offset_profile.check(broken)
+    assert not result
+    assert "RuntimeError" in result.message
+
+
+def test_offset_profile_rejects_non_function():
+    result = nb05.offset_profile.check(3.0)
+    assert not result
+    assert "Expected a function" in result.message
+
+
+# --- first_rise --------------------------------------------------------------
+
+
+def test_first_rise_accepts_hand_answer():
+    answer = first_rise_by_hand(128, 10000.0)
+    assert nb05.first_rise.check(answer)
+    # and the answer really is a rise after a descent
+    assert f_by_hand(answer, 128, 10000.0) > f_by_hand(answer - 1, 128, 10000.0)
+    assert all(f_by_hand(k, 128, 10000.0) < f_by_hand(k - 1, 128, 10000.0) for k in range(1, answer))
+
+
+def test_first_rise_explains_off_by_one():
+    result = nb05.first_rise.check(first_rise_by_hand(128, 10000.0) - 1)
+    assert not result
+    assert "k = j + 1" in result.message
+
+
+def test_first_rise_explains_value_instead_of_offset():
+    k = first_rise_by_hand(128, 10000.0)
+    result = nb05.first_rise.check(f_by_hand(k, 128, 10000.0))
+    assert not result
+    assert "asks for the offset k" in result.message
