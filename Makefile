@@ -35,10 +35,13 @@ help:
 
 setup: $(STAMP) $(NODE_STAMP)
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml tools/jupyterlab/overrides.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	$(BIN)/python -m pip install --quiet -r requirements.txt
+	@# JupyterLab defaults for the course (no news pop-up, no update checks over the network)
+	mkdir -p $(VENV)/share/jupyter/lab/settings
+	cp tools/jupyterlab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	@touch $(STAMP)
 
 $(NODE_STAMP): tools/mathjax/package.json tools/mathjax/package-lock.json | $(STAMP)
