@@ -33,7 +33,7 @@ from ._checks import (
     check_matrix,
     check_table_size,
 )
-from .encoding import layout_permutation
+from .encoding import _direct_table, frequencies, layout_permutation
 
 #: The two frequency denominators: ``ω_i = base^(−i/D)``, ``D = d/2`` or ``d/2 − 1``.
 DENOMINATORS: tuple[str, ...] = ("d/2", "d/2-1")
@@ -88,31 +88,22 @@ CONVENTIONS: dict[str, Convention] = {
 }
 
 
-def _place(sines: np.ndarray, cosines: np.ndarray, layout: str, dtype: np.dtype) -> np.ndarray:
-    """Put sin and cos columns, each ``(..., d/2)``, into one ``(..., d)`` array of ``dtype``."""
-    half = sines.shape[-1]
-    out = np.empty(sines.shape[:-1] + (2 * half,), dtype=dtype)
-    if layout == "interleaved":
-        out[..., 0::2], out[..., 1::2] = sines, cosines
-    else:
-        out[..., :half], out[..., half:] = sines, cosines
-    return out
+def _check_choice(value: Any, choices: Any, name: str) -> str:
+    """Return ``value`` if it is one of the strings ``choices``; list them otherwise."""
+    if not isinstance(value, str) or value not in choices:
+        listed = ", ".join(repr(choice) for choice in choices)
+        raise ValueError(f"{name} must be one of {listed}, got {value!r}")
+    return value
 
 
 def check_denominator(denominator: Any, name: str = "denominator") -> str:
     """Return ``denominator`` if it is one of :data:`DENOMINATORS`."""
-    if not isinstance(denominator, str) or denominator not in DENOMINATORS:
-        choices = ", ".join(repr(choice) for choice in DENOMINATORS)
-        raise ValueError(f"{name} must be one of {choices}, got {denominator!r}")
-    return denominator
+    return _check_choice(denominator, DENOMINATORS, name)
 
 
 def check_convention(name: Any, argument: str = "name") -> Convention:
     """Return the :class:`Convention` called ``name``; list the choices otherwise."""
-    if not isinstance(name, str) or name not in CONVENTIONS:
-        choices = ", ".join(repr(choice) for choice in CONVENTIONS)
-        raise ValueError(f"{argument} must be one of {choices}, got {name!r}")
-    return CONVENTIONS[name]
+    return CONVENTIONS[_check_choice(name, tuple(CONVENTIONS), argument)]
 
 
 def frequencies_variant(d_model: int, *, denominator: str = "d/2", base: float = 10000.0) -> np.ndarray:
@@ -125,11 +116,12 @@ def frequencies_variant(d_model: int, *, denominator: str = "d/2", base: float =
     d_model = check_d_model(d_model)
     denominator = check_denominator(denominator)
     base = check_base(base)
+    if denominator == "d/2":
+        return frequencies(d_model, base)
     half = d_model // 2
-    if denominator == "d/2-1" and half < 2:
+    if half < 2:
         raise ValueError(f'd_model must be at least 4 for denominator "d/2-1" (d/2 − 1 > 0), got {d_model}')
-    divisor = half if denominator == "d/2" else half - 1
-    return base ** (-np.arange(half, dtype=np.float64) / divisor)
+    return base ** (-np.arange(half, dtype=np.float64) / (half - 1))
 
 
 def sinusoidal_pe_variant(
@@ -177,8 +169,7 @@ def sinusoidal_pe_variant(
     check_table_size((n_positions, d_model), np.float64, name="encoding table")
     omega = frequencies_variant(d_model, denominator=denominator, base=base)
     positions = first_position + np.arange(n_positions, dtype=np.float64)
-    angles = np.multiply.outer(positions, omega)
-    return _place(np.sin(angles), np.cos(angles), layout, dtype)
+    return _direct_table(positions, omega, layout, dtype)
 
 
 def convention_table(name: str, n_positions: int, d_model: int, *, dtype: Any = np.float64) -> np.ndarray:

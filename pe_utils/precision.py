@@ -31,8 +31,7 @@ from ._checks import (
     check_layout,
     check_table_size,
 )
-from .conventions import _place
-from .encoding import frequencies
+from .encoding import _columns, frequencies
 
 #: Most entries ``reference_encoding`` agrees to compute (it is pure Python).
 MAX_REFERENCE_ENTRIES: int = 200_000
@@ -128,18 +127,13 @@ def reference_encoding(
         pi = _decimal_pi()
         log_base = Decimal(base).ln()
         omegas = [(-(Decimal(2 * i) / Decimal(d_model)) * log_base).exp() for i in range(half)]
-        flat = positions.reshape(-1)
-        sines = np.empty((flat.size, half))
-        cosines = np.empty((flat.size, half))
-        for row, position in enumerate(flat.tolist()):
-            exact_position = Decimal(position)
-            for i, omega in enumerate(omegas):
-                sin_value, cos_value = _sin_cos(exact_position * omega, pi)
-                sines[row, i] = float(sin_value)
-                cosines[row, i] = float(cos_value)
-    sines = sines.reshape(positions.shape + (half,))
-    cosines = cosines.reshape(positions.shape + (half,))
-    return _place(sines, cosines, layout, np.dtype(np.float64))
+        sine_cols, cosine_cols = _columns(layout, half)
+        table = np.empty((positions.size, d_model))
+        for row, position in zip(table, positions.reshape(-1).tolist(), strict=True):
+            values = [_sin_cos(Decimal(position) * omega, pi) for omega in omegas]
+            row[sine_cols] = [float(sin_value) for sin_value, _ in values]
+            row[cosine_cols] = [float(cos_value) for _, cos_value in values]
+    return table.reshape(positions.shape + (d_model,))
 
 
 def encode_with_angle_dtype(
@@ -173,6 +167,11 @@ def encode_with_angle_dtype(
     with np.errstate(over="ignore", invalid="ignore"):
         low_positions = positions.astype(angle_dtype)
         low_omega = frequencies(d_model, base).astype(angle_dtype)
-        angles = np.multiply.outer(low_positions, low_omega)
-        sines, cosines = np.sin(angles), np.cos(angles)
-    return _place(sines, cosines, layout, angle_dtype)
+        angles = np.multiply.outer(low_positions, low_omega)  # angle_dtype, like sin and cos below
+        table = np.empty(angles.shape[:-1] + (d_model,), dtype=angle_dtype)
+        sine_cols, cosine_cols = _columns(layout, d_model // 2)
+        # Contiguous sin/cos, then placed: NumPy's low-precision sin may round differently into
+        # a strided output, and the two layouts must hold the same numbers.
+        table[..., sine_cols] = np.sin(angles)
+        table[..., cosine_cols] = np.cos(angles)
+    return table

@@ -6,28 +6,18 @@ References are computed here with ``math`` and NumPy, not read from the exercise
 import math
 
 import numpy as np
-import pytest
+from exercise_contract import contract_tests
 
 import pe_utils as pu
-from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER, nb06
+from pe_utils.exercises import nb06
 
 EXERCISES = [nb06.pe_norm, nb06.angle_after_scaling, nb06.changed_tokens]
 
-
-@pytest.mark.parametrize("exercise", EXERCISES)
-def test_placeholder_is_not_attempted(exercise):
-    result = exercise.check(PLACEHOLDER)
-    assert not result
-    assert result.message == NOT_ATTEMPTED
-
-
-@pytest.mark.parametrize("exercise", EXERCISES)
-def test_hint_and_solution_print(exercise, capsys):
-    exercise.hint()
-    exercise.solution()
-    out = capsys.readouterr().out
-    assert out.startswith("Hint: ")
-    assert len(out.splitlines()) >= 2
+(
+    test_placeholder_is_not_attempted,
+    test_hint_and_solution_print,
+    test_printed_solution_is_accepted,
+) = contract_tests(EXERCISES)
 
 
 def test_pe_norm_reference_and_mistakes():
@@ -36,6 +26,7 @@ def test_pe_norm_reference_and_mistakes():
     assert nb06.pe_norm.check(reference)
     assert "squared" in nb06.pe_norm.check(64.0).message
     assert "√d" in nb06.pe_norm.check(math.sqrt(128)).message
+    assert "number of entries" in nb06.pe_norm.check(128).message
     assert not nb06.pe_norm.check("eight")
 
 
@@ -50,6 +41,9 @@ def test_angle_reference_and_mistakes():
     assert "without the √d" in nb06.angle_after_scaling.check(unscaled).message
     assert "radians" in nb06.angle_after_scaling.check(math.radians(reference)).message
     assert "between PE(p) and the sum" in nb06.angle_after_scaling.check(90 - reference).message
+    # ‖PE‖ taken as √d instead of √(d/2): the legs are equal, 45°.
+    assert "It is √(d/2)" in nb06.angle_after_scaling.check(45.0).message
+    assert not nb06.angle_after_scaling.check(40.0)
 
 
 def test_angle_reference_matches_a_simulation():
@@ -76,3 +70,4 @@ def test_changed_tokens_reference_and_mistakes():
     assert nb06.changed_tokens.check(changed)
     assert "attends to them" in nb06.changed_tokens.check(2).message
     assert "Without PE" in nb06.changed_tokens.check(0).message
+    assert "stayed change" in nb06.changed_tokens.check(4).message

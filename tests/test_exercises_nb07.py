@@ -1,28 +1,18 @@
 """The checkers of notebook 07 accept the reference answers and explain typical mistakes."""
 
 import numpy as np
-import pytest
+from exercise_contract import contract_tests
 
 import pe_utils as pu
-from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER, nb07
+from pe_utils.exercises import nb07
 
 EXERCISES = [nb07.float32_spacing, nb07.to_concatenated, nb07.rope_offset]
 
-
-@pytest.mark.parametrize("exercise", EXERCISES)
-def test_placeholder_is_not_attempted(exercise):
-    result = exercise.check(PLACEHOLDER)
-    assert not result
-    assert result.message == NOT_ATTEMPTED
-
-
-@pytest.mark.parametrize("exercise", EXERCISES)
-def test_hint_and_solution_print(exercise, capsys):
-    exercise.hint()
-    exercise.solution()
-    out = capsys.readouterr().out
-    assert out.startswith("Hint: ")
-    assert len(out.splitlines()) >= 1
+(
+    test_placeholder_is_not_attempted,
+    test_hint_and_solution_print,
+    test_printed_solution_is_accepted,
+) = contract_tests(EXERCISES, ["answer", "to_concatenated", "answer"])
 
 
 def test_float32_spacing_reference_and_mistakes():
@@ -50,6 +40,7 @@ def test_to_concatenated_reference_and_mistakes():
         return np.hstack([table[:, 1::2], table[:, 0::2]])
 
     assert "cosines first" in nb07.to_concatenated.check(cos_first).message
+    assert "unchanged" in nb07.to_concatenated.check(lambda table: table.copy()).message
     assert "raised" in nb07.to_concatenated.check(lambda table: table[:, 99]).message
     assert not nb07.to_concatenated.check(42)
 

@@ -57,6 +57,17 @@ def test_float64_angles_match_plain_numpy():
     np.testing.assert_allclose(table[:, 1::2], np.cos(angles), atol=1e-15)
 
 
+@given(positions=st.lists(st.integers(-10_000, 10_000), min_size=1, max_size=5), d=st.sampled_from([2, 6]))
+def test_layouts_hold_the_same_entries(positions, d):
+    # Sines of pair i at column 2i (interleaved) or i (concatenated); cosines at 2i+1 or d/2 + i.
+    for angle_dtype in (np.float16, np.float32):
+        inter = encode_with_angle_dtype(positions, d, angle_dtype=angle_dtype)
+        halves = encode_with_angle_dtype(positions, d, angle_dtype=angle_dtype, layout="concatenated")
+        assert halves.dtype == angle_dtype
+        np.testing.assert_array_equal(halves[:, : d // 2], inter[:, 0::2])
+        np.testing.assert_array_equal(halves[:, d // 2 :], inter[:, 1::2])
+
+
 def test_float32_angles_are_rounded_before_the_sine():
     # p = 2^24 + 1 is not a float32: it becomes 2^24, so pair 0 gives sin(2^24).
     table = encode_with_angle_dtype([2.0**24 + 1], 2, angle_dtype=np.float32)

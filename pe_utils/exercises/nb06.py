@@ -97,22 +97,22 @@ angle_after_scaling = Exercise(
 
 changed_tokens = Exercise(
     question=(
-        "Six tokens, fixed weights, PE added. You swap the tokens at positions 1 and 4 (the "
-        "encodings stay where they are) and compare each token's output with its output before "
-        "the swap. How many of the six tokens get a different output? Give a number."
+        "Six different words, fixed weights, PE added. You swap the words at positions 1 and 4 "
+        "(the encodings stay where they are) and compare each word's output with its output before "
+        "the swap. How many of the six words get a different output? Give a number."
     ),
     expected=6,
     hint=(
-        "A token's output is a weighted average over all tokens. Even a token that did not move "
+        "A token's output is a weighted average over all tokens. Even a word that did not move "
         "now sees two neighbours carrying different positions."
     ),
     solution=(
         "answer = 6   # every output mixes all tokens; two of them changed positions, so every\n"
-        "             # score row changes (check it with self_attention in the notebook)"
+        "             # score row changes (check it with self_attention, as in section 1)"
     ),
     mistakes=[
-        (2, "Only the two swapped tokens got new encodings, but every token attends to them."),
+        (2, "Only the two swapped words got new encodings, but every word attends to them."),
         (0, "Without PE that would be right (outputs are only reordered). With PE, order matters."),
-        (4, "The four unmoved tokens change too, and so do the two swapped ones."),
+        (4, "The four words that stayed change, and so do the two swapped ones."),
     ],
 )

@@ -17,8 +17,9 @@ from . import Exercise, FunctionExercise
 
 float32_spacing = Exercise(
     question=(
-        "Angles p·ω are computed in float32. Near p·ω = 10⁶ (pair 0 has ω = 1), what is the gap "
-        "between two neighbouring float32 numbers, in radians? Give a number."
+        "Angles p·ω_i are computed in float32. An angle near 10⁶ radians (p ≈ 10⁶ on a pair with "
+        "ω_i close to 1) must be rounded to a float32. What is the gap between two neighbouring "
+        "float32 numbers there, in radians? Give a number."
     ),
     expected=2.0**-4,
     hint=(
@@ -82,6 +83,7 @@ to_concatenated = FunctionExercise(
     mistakes=[
         (_inverse, "That goes the other way: it turns a concatenated table into an interleaved one."),
         (_cos_first, "You put the cosines first. The concatenated layout is [sin …, cos …]."),
+        (np.asarray, "You returned the table unchanged: its columns must be reordered."),
     ],
 )
 
