@@ -189,7 +189,8 @@ def _rotation_table(
         rotate(first, min(first + anchors_per_block, n_whole), block)
     if n_whole < n_anchors:
         rotate(n_whole, n_anchors, n_positions - n_whole * block)
-    return out
+    # A product of two rounded unit vectors can exceed 1 by an ulp; sin and cos never do.
+    return np.clip(out, -1.0, 1.0, out=out)
 
 
 def encode_positions(
