@@ -1,9 +1,9 @@
-"""What every "Check yourself" exercise must do, as tests a test module can adopt.
+"""Run an exercise's printed solution as code and hand the answer it defines to its checker.
 
-``test_a, test_b, test_c = contract_tests(EXERCISES)`` in a module defines
-there three parametrized tests over its exercises: the placeholder is "not
-attempted", ``hint()`` and ``solution()`` print, and the printed solution,
-run as code, gives an answer the checker accepts.
+``test_printed_solution_is_accepted = printed_solution_test(EXERCISES, names)``
+in a test module defines one parametrized test: the code that ``solution()``
+prints, run with ``np`` and ``pe_utils`` in scope, gives an answer the checker
+accepts. (What every exercise does is in tests/test_exercise_contract.py.)
 """
 
 from collections.abc import Callable, Sequence
@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import pe_utils
-from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER, Exercise
+from pe_utils.exercises import Exercise
 
 
 def run_solution(exercise: Exercise, answer_name: str = "answer") -> Any:
@@ -23,33 +23,14 @@ def run_solution(exercise: Exercise, answer_name: str = "answer") -> Any:
     return namespace[answer_name]
 
 
-def contract_tests(
+def printed_solution_test(
     exercises: Sequence[Exercise], answer_names: Sequence[str] | None = None
-) -> tuple[Callable, ...]:
-    """Return the three contract tests for ``exercises``.
-
-    ``answer_names[j]`` is the name the solution of exercise ``j`` defines
-    (``"answer"`` unless given, e.g. a function's name).
-    """
+) -> Callable:
+    """Return the test; ``answer_names[j]`` is what the solution of exercise ``j`` defines."""
     names = list(answer_names or ["answer"] * len(exercises))
-    cases = list(zip(exercises, names, strict=True))
 
-    @pytest.mark.parametrize("exercise", exercises)
-    def test_placeholder_is_not_attempted(exercise):
-        result = exercise.check(PLACEHOLDER)
-        assert not result
-        assert result.message == NOT_ATTEMPTED
-
-    @pytest.mark.parametrize("exercise", exercises)
-    def test_hint_and_solution_print(exercise, capsys):
-        exercise.hint()
-        exercise.solution()
-        out = capsys.readouterr().out
-        assert out.startswith("Hint: ")
-        assert len(out.splitlines()) >= 2
-
-    @pytest.mark.parametrize(("exercise", "answer_name"), cases)
+    @pytest.mark.parametrize(("exercise", "answer_name"), list(zip(exercises, names, strict=True)))
     def test_printed_solution_is_accepted(exercise, answer_name):
         assert exercise.check(run_solution(exercise, answer_name))
 
-    return test_placeholder_is_not_attempted, test_hint_and_solution_print, test_printed_solution_is_accepted
+    return test_printed_solution_is_accepted

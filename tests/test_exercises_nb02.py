@@ -8,31 +8,7 @@ import math
 import numpy as np
 import pytest
 
-from pe_utils.exercises import NOT_ATTEMPTED, nb02
-
-EXERCISES = [
-    nb02.bits_for_1000_positions,
-    nb02.hamming_15_16,
-    nb02.period_of_bit_3,
-    nb02.angle_from_pair,
-]
-
-
-@pytest.mark.parametrize("exercise", EXERCISES)
-def test_placeholder_is_not_attempted(exercise):
-    result = exercise.check(...)
-    assert not result
-    assert result.message == NOT_ATTEMPTED
-
-
-@pytest.mark.parametrize("exercise", EXERCISES)
-def test_hint_and_solution_print_text(exercise, capsys):
-    exercise.hint()
-    exercise.solution()
-    out = capsys.readouterr().out
-    assert out.startswith("Hint: ")
-    assert "answer" in out
-
+from pe_utils.exercises import nb02
 
 # bits_for_1000_positions ----------------------------------------------------------
 

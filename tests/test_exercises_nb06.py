@@ -6,18 +6,14 @@ References are computed here with ``math`` and NumPy, not read from the exercise
 import math
 
 import numpy as np
-from exercise_contract import contract_tests
+from exercise_contract import printed_solution_test
 
 import pe_utils as pu
 from pe_utils.exercises import nb06
 
 EXERCISES = [nb06.pe_norm, nb06.angle_after_scaling, nb06.changed_tokens]
 
-(
-    test_placeholder_is_not_attempted,
-    test_hint_and_solution_print,
-    test_printed_solution_is_accepted,
-) = contract_tests(EXERCISES)
+test_printed_solution_is_accepted = printed_solution_test(EXERCISES)
 
 
 def test_pe_norm_reference_and_mistakes():

@@ -1,18 +1,14 @@
 """The checkers of notebook 07 accept the reference answers and explain typical mistakes."""
 
 import numpy as np
-from exercise_contract import contract_tests
+from exercise_contract import printed_solution_test
 
 import pe_utils as pu
 from pe_utils.exercises import nb07
 
 EXERCISES = [nb07.float32_spacing, nb07.to_concatenated, nb07.rope_offset]
 
-(
-    test_placeholder_is_not_attempted,
-    test_hint_and_solution_print,
-    test_printed_solution_is_accepted,
-) = contract_tests(EXERCISES, ["answer", "to_concatenated", "answer"])
+test_printed_solution_is_accepted = printed_solution_test(EXERCISES, ["answer", "to_concatenated", "answer"])
 
 
 def test_float32_spacing_reference_and_mistakes():

@@ -1,0 +1,53 @@
+"""What every "Check yourself" exercise of every notebook does, checked once for all.
+
+Each notebook's own test module (tests/test_exercises_nbNN.py) then tests
+what is particular to its exercises: reference answers computed
+independently, and the explanation of each typical mistake.
+"""
+
+import importlib
+import pkgutil
+import re
+from pathlib import Path
+
+import pytest
+
+import pe_utils.exercises as exercises_package
+from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER, Exercise
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+MODULES = {
+    info.name: importlib.import_module(f"pe_utils.exercises.{info.name}")
+    for info in pkgutil.iter_modules(exercises_package.__path__)
+    if re.fullmatch(r"nb\d\d", info.name)
+}
+EXERCISES = {
+    f"{name}.{attribute}": value
+    for name, module in MODULES.items()
+    for attribute, value in vars(module).items()
+    if isinstance(value, Exercise)
+}
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS[1:], ids=[path.name for path in NOTEBOOKS[1:]])
+def test_every_notebook_has_at_least_two_exercises(path):
+    name = f"nb{path.name[:2]}"
+    assert name in MODULES, f"pe_utils/exercises/{name}.py is missing"
+    assert sum(key.startswith(f"{name}.") for key in EXERCISES) >= 2
+
+
+@pytest.mark.parametrize("exercise", EXERCISES.values(), ids=EXERCISES.keys())
+def test_placeholder_is_not_attempted(exercise):
+    result = exercise.check(PLACEHOLDER)
+    assert not result
+    assert result.message == NOT_ATTEMPTED
+
+
+@pytest.mark.parametrize("exercise", EXERCISES.values(), ids=EXERCISES.keys())
+def test_question_hint_and_solution_print(exercise, capsys):
+    assert repr(exercise).strip()
+    exercise.hint()
+    exercise.solution()
+    out = capsys.readouterr().out
+    assert out.startswith("Hint: ")
+    assert len(out.splitlines()) >= 2
