@@ -133,7 +133,7 @@ offset_profile = FunctionExercise(
 
 # --- 3. where f rises again -------------------------------------------------
 
-FIRST_RISE_D = 128
+FIRST_RISE_D = 256
 FIRST_RISE_BASE = 10000.0
 
 
@@ -154,11 +154,11 @@ first_rise = Exercise(
     ),
     expected=_first_rise,
     hint=(
-        "Compute f for k = 0 … 50 with pe_utils.similarity_profile, then look at np.diff(f): "
+        "Compute f for k = 0 … 100 with pe_utils.similarity_profile, then look at np.diff(f): "
         "np.diff(f)[j] = f(j + 1) − f(j)."
     ),
     solution=(
-        "k = np.arange(51)\n"
+        "k = np.arange(101)\n"
         f"f = similarity_profile(k, {FIRST_RISE_D}, base={FIRST_RISE_BASE:g})\n"
         "j = int(np.argmax(np.diff(f) > 0))   # first index where the difference is positive\n"
         "answer = j + 1                        # np.diff(f)[j] = f(j+1) − f(j)"
