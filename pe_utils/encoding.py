@@ -176,21 +176,23 @@ def _rotation_table(
         terms = anchors[a0:a1, None, :], steps[None, :width, :]
         if in_place:
             np.multiply(*terms, out=pairs[rows].reshape(shape))
-            return
-        product = np.multiply(*terms, out=scratch[: shape[0] * width * half].reshape(shape))
-        if pairs is not None:
-            pairs[rows] = product.reshape(-1, half)  # one rounding to dtype
         else:
-            out[rows, sine_cols] = product.real.reshape(-1, half)
-            out[rows, cosine_cols] = product.imag.reshape(-1, half)
+            product = np.multiply(*terms, out=scratch[: shape[0] * width * half].reshape(shape))
+            if pairs is not None:
+                pairs[rows] = product.reshape(-1, half)  # one rounding to dtype
+            else:
+                out[rows, sine_cols] = product.real.reshape(-1, half)
+                out[rows, cosine_cols] = product.imag.reshape(-1, half)
+        # A product of two rounded unit vectors can exceed 1 by an ulp (sin and cos never
+        # do); clipping the block while it is still in cache keeps every entry in [−1, 1].
+        np.clip(out[rows], -1.0, 1.0, out=out[rows])
 
     n_whole = n_positions // block
     for first in range(0, n_whole, anchors_per_block):
         rotate(first, min(first + anchors_per_block, n_whole), block)
     if n_whole < n_anchors:
         rotate(n_whole, n_anchors, n_positions - n_whole * block)
-    # A product of two rounded unit vectors can exceed 1 by an ulp; sin and cos never do.
-    return np.clip(out, -1.0, 1.0, out=out)
+    return out
 
 
 def encode_positions(

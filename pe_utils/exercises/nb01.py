@@ -14,7 +14,7 @@ import numpy as np
 from ..attention import fixed_weights, permutation_matrix, self_attention, token_embeddings
 from . import Exercise, FunctionExercise
 
-__all__ = ["inverse_order", "pooled_output", "reverse_order", "sum_over_tokens"]
+__all__ = ["compose_orders", "pooled_output", "reverse_order", "sum_over_tokens"]
 
 reverse_order = Exercise(
     "A matrix X has 5 rows. Give the order array for which permutation_matrix(order) @ X "
@@ -23,7 +23,7 @@ reverse_order = Exercise(
     hint="Row r of P X is row order[r] of X. Which row of X must come first? Rows are numbered from 0.",
     solution=(
         "answer = np.array([4, 3, 2, 1, 0])   # or np.arange(5)[::-1]\n"
-        "New row 0 is old row 4, new row 1 is old row 3, and so on."
+        "# New row 0 is old row 4, new row 1 is old row 3, and so on."
     ),
     mistakes=[
         (
@@ -42,39 +42,49 @@ reverse_order = Exercise(
 )
 
 
-def _inverse_reference(order: object) -> np.ndarray:
-    order = np.asarray(order)
-    inverse = np.empty_like(order)
-    inverse[order] = np.arange(order.size)
-    return inverse
+def _compose_reference(a: object, b: object) -> np.ndarray:
+    return np.asarray(b)[np.asarray(a)]
 
 
-inverse_order = FunctionExercise(
-    "Write a function that takes an order array and returns the order array of Pᵀ, "
-    "the permutation that puts the rows of P X back where they were: "
-    "permutation_matrix(your_function(order)) must equal permutation_matrix(order).T.",
-    _inverse_reference,
-    cases=[([2, 0, 3, 1],), ([1, 2, 0],), ([0, 1, 2, 3, 4],), ([4, 0, 3, 1, 2],), ([3, 2, 1, 0],)],
+# Pairs (a, b) whose matrices do not commute, so b[a] and a[b] differ.
+_COMPOSE_CASES = [
+    ([1, 2, 0], [1, 0, 2]),
+    ([2, 0, 3, 1], [1, 0, 3, 2]),
+    ([4, 0, 3, 1, 2], [0, 2, 1, 4, 3]),
+    ([3, 2, 1, 0], [1, 2, 3, 0]),
+    ([0, 1, 2, 3, 4], [4, 0, 3, 1, 2]),
+]
+
+compose_orders = FunctionExercise(
+    "Permuting by b and then by a is one permutation: permutation_matrix(a) @ permutation_matrix(b) "
+    "equals permutation_matrix(c). Write a function compose(a, b) that returns the order array c.",
+    _compose_reference,
+    cases=_COMPOSE_CASES,
     hint=(
-        "P moves old row order[r] to new row r. To undo it, old row order[r] must go back to "
-        "row order[r]: the inverse sends position order[r] to r. NumPy has a one-word answer."
+        "Row r of P_a (P_b X) is row a[r] of P_b X, and row j of P_b X is row b[j] of X. "
+        "Put j = a[r]. Try it on a small example and compare the matrices."
     ),
     solution=(
-        "def inverse(order):\n"
-        "    return np.argsort(order)\n"
-        "answer = inverse\n"
-        "argsort(order)[j] is the r with order[r] = j, which is exactly where row j went."
+        "def compose(a, b):\n"
+        "    return np.asarray(b)[np.asarray(a)]   # c[r] = b[a[r]]\n"
+        "\n"
+        "\n"
+        "answer = compose\n"
+        "# (P_a P_b X)_r = (P_b X)_{a[r]} = X_{b[a[r]]}: index b with a, not a with b."
     ),
     mistakes=[
         (
-            lambda order: np.asarray(order),
-            "That returns order itself, i.e. P again, not Pᵀ. Only a permutation made of "
-            "disjoint swaps (like [1, 0, 3, 2]) is its own inverse.",
+            lambda a, b: np.asarray(a)[np.asarray(b)],
+            "That is a[b], the order of P_b P_a: the two permutations in the other order. "
+            "Permutation matrices do not commute in general. Row r of P_a P_b X is row b[a[r]] of X.",
         ),
         (
-            lambda order: np.asarray(order)[::-1],
-            "Reversing the order array gives a different permutation, not the one that undoes P. "
-            "Check it with permutation_matrix(order) @ permutation_matrix(your_order).",
+            lambda a, b: np.asarray(a),
+            "That is a alone: it ignores P_b, which is applied to X first.",
+        ),
+        (
+            lambda a, b: np.asarray(b),
+            "That is b alone: it ignores P_a, which reorders the rows of P_b X.",
         ),
     ],
 )
@@ -110,11 +120,14 @@ pooled_output = Exercise(
         "axis=0. Then compare with the same mean for X itself."
     ),
     solution=(
+        "from pe_utils import fixed_weights, permutation_matrix, self_attention, token_embeddings\n"
+        "X = token_embeddings(['a', 'b', 'c', 'd', 'e'], 6)\n"
+        "W_q, W_k, W_v = fixed_weights(6, d_v=3)\n"
+        "P = permutation_matrix([4, 2, 0, 3, 1])\n"
         "Y_perm = self_attention(P @ X, W_q, W_k, W_v)\n"
         "answer = Y_perm.mean(axis=0)\n"
-        "The result equals self_attention(X, W_q, W_k, W_v).mean(axis=0): the rows of Y_perm are "
-        "the rows of the unpermuted output in another order, and a mean ignores order. "
-        "The mean-pooled output is invariant."
+        "# It equals self_attention(X, W_q, W_k, W_v).mean(axis=0): the rows of Y_perm are the rows\n"
+        "# of the unpermuted output in another order, and a mean ignores order. The mean is invariant."
     ),
     mistakes=[
         (
@@ -136,9 +149,9 @@ sum_over_tokens = Exercise(
     hint="Compare f(P X) with f(X) and with P f(X). What shape is f(X)? Can P even act on it?",
     solution=(
         "answer = 'invariant'\n"
-        "f(PX) = 1ᵀ P X = 1ᵀ X = f(X) because every column of P holds exactly one 1. "
-        "f(X) is one row, so 'P f(X)' does not even make sense: the output does not move, "
-        "it stays the same."
+        "# f(PX) = 1ᵀ P X = 1ᵀ X = f(X) because every column of P holds exactly one 1.\n"
+        "# f(X) is one row, so 'P f(X)' does not even make sense: the output does not move,\n"
+        "# it stays the same."
     ),
     mistakes=[
         (

@@ -159,7 +159,7 @@ first_rise = Exercise(
     ),
     solution=(
         "k = np.arange(101)\n"
-        f"f = similarity_profile(k, {FIRST_RISE_D}, base={FIRST_RISE_BASE:g})\n"
+        f"f = pe_utils.similarity_profile(k, {FIRST_RISE_D}, base={FIRST_RISE_BASE:g})\n"
         "j = int(np.argmax(np.diff(f) > 0))   # first index where the difference is positive\n"
         "answer = j + 1                        # np.diff(f)[j] = f(j+1) − f(j)"
     ),
