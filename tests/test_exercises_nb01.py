@@ -5,6 +5,7 @@ Reference answers are computed here independently of the exercises' own ``expect
 
 import numpy as np
 import pytest
+from exercise_contract import printed_solution_test
 
 from pe_utils import fixed_weights, permutation_matrix, token_embeddings
 from pe_utils.exercises import nb01
@@ -19,6 +20,11 @@ def _attention_loop(X, W_q, W_k, W_v):
         weights /= weights.sum()
         rows.append(sum(w * (y @ W_v) for w, y in zip(weights, X, strict=True)))
     return np.array(rows)
+
+
+test_printed_solution_is_accepted = printed_solution_test(
+    [nb01.reverse_order, nb01.compose_orders, nb01.pooled_output, nb01.sum_over_tokens]
+)
 
 
 # reverse_order ------------------------------------------------------------------
@@ -48,39 +54,50 @@ def test_reverse_order_rejects_other_permutation():
     assert "some values" in result.message
 
 
-# inverse_order ------------------------------------------------------------------
+# compose_orders -----------------------------------------------------------------
 
 
-def _inverse_by_search(order):
-    return np.array([list(order).index(j) for j in range(len(order))])
+def _compose_by_matrices(a, b):
+    """The order array of P_a P_b, read off the product matrix: the column of the 1 in each row."""
+    product = permutation_matrix(a) @ permutation_matrix(b)
+    return product.argmax(axis=1)
 
 
-def test_inverse_order_accepts_argsort_and_search():
-    assert nb01.inverse_order.check(np.argsort)
-    assert nb01.inverse_order.check(_inverse_by_search)
+def test_compose_orders_accepts_matrix_reading_and_indexing():
+    assert nb01.compose_orders.check(_compose_by_matrices)
+    assert nb01.compose_orders.check(lambda a, b: [b[r] for r in a])
 
 
-def test_inverse_order_reference_undoes_p():
-    for (order,) in nb01.inverse_order.cases:
-        P = permutation_matrix(order)
-        np.testing.assert_array_equal(permutation_matrix(_inverse_by_search(order)), P.T)
+def test_compose_orders_cases_do_not_commute():
+    for a, b in nb01.compose_orders.cases:
+        X = np.arange(3.0 * len(a)).reshape(len(a), 3)
+        np.testing.assert_array_equal(permutation_matrix(a) @ (permutation_matrix(b) @ X),
+                                      X[_compose_by_matrices(a, b)])
+    assert any(
+        not np.array_equal(_compose_by_matrices(a, b), _compose_by_matrices(b, a))
+        for a, b in nb01.compose_orders.cases
+    )
 
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
-    [(lambda order: np.asarray(order), "order itself"), (lambda order: np.asarray(order)[::-1], "Reversing")],
+    [
+        (lambda a, b: _compose_by_matrices(b, a), "other order"),
+        (lambda a, b: np.asarray(a), "a alone"),
+        (lambda a, b: np.asarray(b), "b alone"),
+    ],
 )
-def test_inverse_order_explains_mistakes(answer, phrase):
-    result = nb01.inverse_order.check(answer)
+def test_compose_orders_explains_mistakes(answer, phrase):
+    result = nb01.compose_orders.check(answer)
     assert not result
     assert phrase in result.message
 
 
-def test_inverse_order_reports_errors_and_non_functions():
-    result = nb01.inverse_order.check(lambda order: order[10])
+def test_compose_orders_reports_errors_and_non_functions():
+    result = nb01.compose_orders.check(lambda a, b: a[10])
     assert not result
     assert "raised IndexError" in result.message
-    assert "Expected a function" in nb01.inverse_order.check([1, 0]).message
+    assert "Expected a function" in nb01.compose_orders.check([1, 0]).message
 
 
 # pooled_output ------------------------------------------------------------------

@@ -7,8 +7,14 @@ import math
 
 import numpy as np
 import pytest
+from exercise_contract import printed_solution_test
 
 from pe_utils.exercises import nb02
+
+test_printed_solution_is_accepted = printed_solution_test(
+    [nb02.bits_for_1000_positions, nb02.hamming_15_16, nb02.period_of_bit_9, nb02.angle_from_pair]
+)
+
 
 # bits_for_1000_positions ----------------------------------------------------------
 
@@ -48,19 +54,21 @@ def test_hamming_15_16_explains_mistakes(answer, phrase):
     assert phrase in result.message
 
 
-# period_of_bit_3 -----------------------------------------------------------------
+# period_of_bit_9 -----------------------------------------------------------------
 
 
-def test_period_of_bit_3_accepts_smallest_period():
-    wave = [(p >> 3) & 1 for p in range(64)]
-    period = next(t for t in range(1, 64) if all(wave[p] == wave[p + t] for p in range(64 - t)))
-    assert period == 16
-    assert nb02.period_of_bit_3.check(period)
+def test_period_of_bit_9_accepts_smallest_period():
+    wave = [(p >> 9) & 1 for p in range(4096)]
+    period = next(t for t in range(1, 4096) if all(wave[p] == wave[p + t] for p in range(4096 - t)))
+    assert period == 1024
+    assert nb02.period_of_bit_9.check(period)
 
 
-@pytest.mark.parametrize(("answer", "phrase"), [(8, "2 · 8 = 16"), (32, "bit 4"), (1 / 16, "frequency")])
-def test_period_of_bit_3_explains_mistakes(answer, phrase):
-    result = nb02.period_of_bit_3.check(answer)
+@pytest.mark.parametrize(
+    ("answer", "phrase"), [(512, "2 · 512 = 1024"), (2048, "bit 10"), (1 / 1024, "frequency")]
+)
+def test_period_of_bit_9_explains_mistakes(answer, phrase):
+    result = nb02.period_of_bit_9.check(answer)
     assert not result
     assert phrase in result.message
 

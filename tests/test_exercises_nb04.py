@@ -125,6 +125,7 @@ def test_block_angle_accepts_reference():
     assert math.isclose(ANGLE, 0.22135943621178655, rel_tol=1e-12)
     assert nb04.block_angle.check(ANGLE)
     assert nb04.block_angle.check(round(ANGLE, 5))
+    assert nb04.block_angle.check(0.2214)  # four significant digits
 
 
 def test_block_angle_matches_the_matrix_entries():

@@ -13,7 +13,7 @@ import numpy as np
 
 from . import Exercise, FunctionExercise
 
-__all__ = ["angle_from_pair", "bits_for_1000_positions", "hamming_15_16", "period_of_bit_3"]
+__all__ = ["angle_from_pair", "bits_for_1000_positions", "hamming_15_16", "period_of_bit_9"]
 
 bits_for_1000_positions = Exercise(
     "How many bits B are needed to give each of the positions 0 … 999 its own binary code?",
@@ -21,8 +21,8 @@ bits_for_1000_positions = Exercise(
     hint="B bits give 2**B different codes. Find the smallest B with 2**B ≥ 1000.",
     solution=(
         "answer = 10\n"
-        "2**9 = 512 < 1000 ≤ 1024 = 2**10. In code: (1000 - 1).bit_length() or "
-        "int(np.ceil(np.log2(1000)))."
+        "# 2**9 = 512 < 1000 ≤ 1024 = 2**10. In code: (1000 - 1).bit_length() or\n"
+        "# int(np.ceil(np.log2(1000)))."
     ),
     mistakes=[
         (9, "2**9 = 512 codes only: 9 bits cannot tell 1000 positions apart."),
@@ -42,8 +42,8 @@ hamming_15_16 = Exercise(
     hint="Write both numbers with 5 bits: 15 = 01111 and 16 = 10000. Count the places that differ.",
     solution=(
         "answer = 5\n"
-        "01111 and 10000 differ in all five places; in code: bin(15 ^ 16).count('1'). "
-        "Two neighbouring positions, five flipped bits: Hamming distance does not follow |p − q|."
+        "# 01111 and 10000 differ in all five places; in code: bin(15 ^ 16).count('1').\n"
+        "# Two neighbouring positions, five flipped bits: Hamming distance does not follow |p − q|."
     ),
     mistakes=[
         (1, "1 is |p − q|. The Hamming distance counts differing bits: 01111 against 10000."),
@@ -51,26 +51,26 @@ hamming_15_16 = Exercise(
     ],
 )
 
-period_of_bit_3 = Exercise(
-    "As p counts 0, 1, 2, …, bit 3 of p (the bit worth 8) traces a square wave. "
+period_of_bit_9 = Exercise(
+    "As p counts 0, 1, 2, …, bit 9 of p (the bit worth 512) traces a square wave. "
     "What is its period, in positions?",
-    16,
+    1024,
     hint="Bit b stays constant for 2**b steps, then flips. How many steps until it is back where it began?",
     solution=(
-        "answer = 16\n"
-        "Bit 3 is 0 for p = 0 … 7 and 1 for p = 8 … 15, then repeats: period 2**(3+1) = 16. "
-        "Check: binary_codes(64, 6)[:, 3]."
+        "answer = 2 ** (9 + 1)   # 1024\n"
+        "# Bit 9 is 0 for p = 0 … 511 and 1 for p = 512 … 1023, then repeats: period 2**(b+1).\n"
+        "# Check: pe_utils.binary_codes(4096, 12)[:, 9]"
     ),
     mistakes=[
         (
-            8,
-            "8 = 2**3 is how long bit 3 stays constant before it flips. A full period is one "
-            "stretch of 0s and one of 1s: 2 · 8 = 16.",
+            512,
+            "512 = 2**9 is how long bit 9 stays constant before it flips. A full period is one "
+            "stretch of 0s and one of 1s: 2 · 512 = 1024.",
         ),
-        (32, "32 is the period of bit 4. Bits are counted from 0: bit 3 is worth 2**3 = 8."),
+        (2048, "2048 is the period of bit 10. Bits are counted from 0: bit 9 is worth 2**9 = 512."),
         (
-            1 / 16,
-            "1/16 is the frequency, in cycles per position; the period is its reciprocal.",
+            1 / 1024,
+            "1/1024 is the frequency, in cycles per position; the period is its reciprocal.",
         ),
     ],
 )
@@ -96,8 +96,8 @@ angle_from_pair = FunctionExercise(
         "def angle(s, c):\n"
         "    return np.mod(np.arctan2(s, c), 2 * np.pi)\n"
         "answer = angle\n"
-        "arctan2 uses the signs of both numbers, so it tells all four quadrants apart; "
-        "np.mod(…, 2π) adds 2π to the negative angles."
+        "# arctan2 uses the signs of both numbers, so it tells all four quadrants apart;\n"
+        "# np.mod(…, 2π) adds 2π to the negative angles."
     ),
     mistakes=[
         (

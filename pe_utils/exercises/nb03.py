@@ -76,6 +76,7 @@ wavelength_of_last_pair = Exercise(
             "That is the frequency ω (radians per position). The wavelength is 2π/ω.",
         ),
     ],
+    rtol=1e-4,  # accepts the value rounded to one decimal, as notebook 02 prints it
 )
 
 
