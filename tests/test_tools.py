@@ -46,6 +46,71 @@ def assert_links_resolve(folder):
             assert (page.parent / path).exists(), f"{page.name}: {target} does not exist"
 
 
+class Resources(HTMLParser):
+    """Collects what a page loads (script src, link href, img src, …) and its inline scripts."""
+
+    LOADED = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src",
+              "audio": "src", "video": "src", "embed": "src", "object": "data"}
+
+    def __init__(self):
+        super().__init__()
+        self.loaded, self.inline_scripts, self.styles = [], [], []
+        self._in = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if attrs.get(self.LOADED.get(tag, "")):
+            self.loaded.append(attrs[self.LOADED[tag]])
+        if tag in ("script", "style") and not attrs.get("src"):
+            self._in = tag
+            (self.inline_scripts if tag == "script" else self.styles).append("")
+
+    def handle_endtag(self, tag):
+        if tag == self._in:
+            self._in = None
+
+    def handle_data(self, data):
+        if self._in:
+            target = self.inline_scripts if self._in == "script" else self.styles
+            target[-1] += data
+
+
+REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.I)  # http://, https://, //host
+REMOTE_IN_CSS = re.compile(r"""(?:url\(|@import)\s*["']?(?:https?:)?//""", re.I)
+
+
+def assert_offline(folder):
+    """Every page of ``folder`` loads MathJax (and reveal.js, for a deck) from local files only.
+
+    Reading a page must need no network: nothing a page loads is remote, no inline script or
+    style fetches from the web, and the local MathJax (with its fonts) and reveal.js exist.
+    """
+    pages = sorted(folder.glob("*.html"))
+    assert pages
+    for page in pages:
+        parser = Resources()
+        parser.feed(page.read_text(encoding="utf-8"))
+        remote = [url for url in parser.loaded if REMOTE.match(url)]
+        assert not remote, f"{page.name} loads from the network: {remote}"
+        assert not [s for s in parser.inline_scripts if re.search(r"https?://", s)], page.name
+        assert not [s for s in parser.styles if REMOTE_IN_CSS.search(s)], page.name
+        mathjax = [url for url in parser.loaded if url.endswith("tex-chtml-full.js")]
+        assert len(mathjax) == 1, f"{page.name} loads MathJax {len(mathjax)} times"
+        script = page.parent / mathjax[0]
+        assert script.is_file(), f"{page.name}: {mathjax[0]} does not exist"
+        assert (script.parent / "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff").is_file()
+        config = [s for s in parser.inline_scripts if "window.MathJax" in s]
+        assert config and "['$', '$']" in config[0], f"{page.name}: MathJax 3 is not told about $...$"
+        assert "MathJax.Hub" not in "".join(parser.inline_scripts), f"{page.name} uses MathJax 2's API"
+        if page.name.endswith(".slides.html"):
+            for needed in ("dist/reveal.js", "plugin/notes/notes.js", "dist/reveal.css", "dist/theme/"):
+                found = [url for url in parser.loaded if needed in url]
+                assert found and all((page.parent / url).is_file() for url in found), (page.name, needed)
+            assert any("Reveal.initialize" in s for s in parser.inline_scripts), page.name
+    for sheet in folder.rglob("*.css"):  # e.g. the reveal.js theme: no web fonts
+        assert not REMOTE_IN_CSS.search(sheet.read_text(encoding="utf-8")), sheet
+
+
 def tiny_course(folder):
     """Two notebooks that link each other and an image, like the course's do."""
     folder.mkdir()
@@ -92,6 +157,7 @@ def test_site_of_the_course_opens_from_disk(tmp_path):
     linked = [t for t in local_targets(index) if t.endswith(".html")]
     assert linked == pages, "index.html lists the pages in course order"
     assert_links_resolve(tmp_path / "site")
+    assert_offline(tmp_path / "site")
     for path in NOTEBOOKS:  # the generated navigation now points at pages
         if "<!-- nav -->" in nbformat.read(path, as_version=4).cells[0].source:
             page = (tmp_path / "site" / (path.stem + ".html")).read_text(encoding="utf-8")
@@ -115,6 +181,33 @@ def test_slides_are_reveal_decks(tmp_path):
     assert "reveal" in deck.lower() and 'href="02_b.slides.html"' in deck
     assert (tmp_path / "slides" / "index.html").exists()
     assert_links_resolve(tmp_path / "slides")
+    assert_offline(tmp_path / "slides")
+
+
+def figure_notebook(folder):
+    """A notebook with a cell that draws a figure and a cell that prints."""
+    folder.mkdir()
+    png = {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"}
+    cells = [
+        new_markdown_cell("# Figures", metadata={"slideshow": {"slide_type": "slide"}}),
+        new_code_cell("draw_the_figure()", execution_count=1, metadata={"slideshow": {"slide_type": "-"}},
+                      outputs=[new_output("display_data", png)]),
+        new_code_cell("print_a_number()", execution_count=2, metadata={"slideshow": {"slide_type": "-"}},
+                      outputs=[new_output("stream", name="stdout", text="2\n")]),
+    ]
+    nbformat.write(new_notebook(cells=cells), folder / "01_figures.ipynb")
+    return folder
+
+
+@pytest.mark.parametrize("hide", [True, False])
+def test_slides_show_figures_without_their_code(tmp_path, hide):
+    course = figure_notebook(tmp_path / "notebooks")
+    build_slides.build(tmp_path / "slides", course, hide_figure_code=hide)
+    deck = (tmp_path / "slides" / "01_figures.slides.html").read_text(encoding="utf-8")
+    assert "data:image/png;base64,iVBORw0KGgo=" in deck, "the figure stays"
+    assert ("draw_the_figure" in deck) is not hide
+    assert "print_a_number" in deck, "code without a figure stays"
+    assert "draw_the_figure" in nbformat.read(course / "01_figures.ipynb", as_version=4).cells[1].source
 
 
 # ---- workspace copies --------------------------------------------------------------------------

@@ -6,8 +6,14 @@
 Nothing is executed: the pages show the outputs stored by ``make outputs``. Links between
 notebooks (``03_formula.ipynb``) are rewritten to the pages (``03_formula.html``), so the
 generated navigation works in the site; local images and files a notebook links to are
-copied next to the pages. index.html lists the notebooks in course order. Building needs no
-network; viewing the formulas loads MathJax from a CDN, as nbconvert's pages always do.
+copied next to the pages. index.html lists the notebooks in course order.
+
+Neither building nor reading needs a network: MathJax 3 (npm package ``mathjax-full``, installed
+by ``make setup`` into tools/mathjax/node_modules) is copied into ``<out>/mathjax/`` and the pages
+load it from there, configured as JupyterLab 4 configures it (``$…$`` inline, ``$$…$$`` displayed,
+``\\$`` a dollar sign). nbconvert's own MathJax block is replaced: it loads MathJax 2 from a CDN
+and its ``tex2jax`` settings mean nothing to MathJax 3. require.js, which nbconvert also loads from
+a CDN, is left out: no output of the course needs it.
 """
 
 from __future__ import annotations
@@ -33,7 +39,71 @@ OUT = ROOT / "_build" / "site"
 COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
 _TARGET = re.compile(r"""(?P<attr>\b(?:href|src))=(?P<quote>["'])(?P<url>[^"']*)(?P=quote)""")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-MATHJAX_CDN = "https://cdn.jsdelivr.net/npm/mathjax@3/es5/tex-chtml.js"
+# The course's npm packages (tools/mathjax/package.json), installed by `make setup`.
+NODE_MODULES = ROOT / "tools" / "mathjax" / "node_modules"
+MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
+# All TeX extensions, HTML-CSS output (as JupyterLab), and the web fonts that output loads.
+MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
+MATHJAX_URL = "mathjax/tex-chtml-full.js"  # relative to a page; mathjax/ sits next to it
+# JupyterLab 4's TeX settings (@jupyterlab/mathjax-extension), so a page shows what the notebook
+# shows. MathJax 3 reads window.MathJax before it starts.
+MATHJAX_CONFIG = r"""window.MathJax = {
+  tex: {
+    inlineMath: [['$', '$'], ['\\(', '\\)']],
+    displayMath: [['$$', '$$'], ['\\[', '\\]']],
+    processEscapes: true,
+    processEnvironments: true
+  }
+};"""
+# The pages: nbconvert's lab template with its CDN scripts replaced (see the module docstring).
+# mermaid.js is only fetched (from a CDN) for a page with a mermaid diagram; the course has none,
+# and one could not be drawn offline anyway, so its loader is left out too.
+SITE_TEMPLATE = """{%- extends 'index.html.j2' -%}
+{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
+{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
+{%- block html_head_js_mathjax -%}
+@MATHJAX@
+{%- endblock html_head_js_mathjax -%}
+"""
+
+
+def mathjax_head(url: str) -> str:
+    """The ``<script>`` tags that configure MathJax 3 and load it from ``url``."""
+    return f'<script>\n{MATHJAX_CONFIG}\n</script>\n<script defer src="{html.escape(url)}"></script>'
+
+
+def with_mathjax(template: str) -> str:
+    """``template`` (Jinja) with ``@MATHJAX@`` replaced by the tags of ``mathjax_head``.
+
+    The script's URL is nbconvert's ``mathjax_url`` trait (``resources.mathjax_url``).
+    """
+    tags = (
+        "<script>\n{% raw %}" + MATHJAX_CONFIG + "{% endraw %}\n</script>\n"
+        '<script defer src="{{ resources.mathjax_url }}"></script>'
+    )
+    return template.replace("@MATHJAX@", tags)
+
+
+def copy_npm_files(package: Path, files: tuple[str, ...], target: Path) -> None:
+    """Copy ``files`` (files or folders, relative to ``package``) into ``target``, same layout."""
+    for name in files:
+        source = package / name
+        if not source.exists():
+            raise FileNotFoundError(
+                f"{source} is missing: run `make setup` (it installs the npm packages of tools/mathjax)"
+            )
+        destination = target / name
+        destination.parent.mkdir(parents=True, exist_ok=True)
+        if source.is_dir():
+            shutil.copytree(source, destination, dirs_exist_ok=True)
+        else:
+            shutil.copy2(source, destination)
+
+
+def install_mathjax(out: Path) -> str:
+    """Copy MathJax into ``out/mathjax``; return its URL relative to a page in ``out``."""
+    copy_npm_files(MATHJAX_ES5, MATHJAX_FILES, out / "mathjax")
+    return MATHJAX_URL
 
 
 def rewrite_links(page: str, names: set[str], suffix: str, on_asset: Callable[[str], None]) -> str:
@@ -87,8 +157,13 @@ def export_course(
     return pages
 
 
-def write_index(out: Path, pages: list[tuple[navigation.Entry, str]], heading: str) -> Path:
-    """An index.html listing ``pages`` in course order, with each notebook's summary."""
+def write_index(
+    out: Path, pages: list[tuple[navigation.Entry, str]], heading: str, mathjax_url: str = MATHJAX_URL
+) -> Path:
+    """An index.html listing ``pages`` in course order, with each notebook's summary.
+
+    Summaries may hold formulas: ``mathjax_url`` is the local MathJax (see ``install_mathjax``).
+    """
     items = "\n".join(
         f'    <li><a href="{html.escape(page)}">{html.escape(entry.label)}</a>'
         + (f"<br>{html.escape(entry.summary)}" if entry.summary else "")
@@ -102,8 +177,7 @@ def write_index(out: Path, pages: list[tuple[navigation.Entry, str]], heading: s
 <head>
   <meta charset="utf-8">
   <title>{html.escape(heading)}</title>
-  <script>window.MathJax = {{tex: {{inlineMath: [['$', '$'], ['\\\\(', '\\\\)']]}}}};</script>
-  <script async src="{MATHJAX_CDN}"></script>
+  {mathjax_head(mathjax_url)}
   <style>
     body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; line-height: 1.5; }}
     li {{ margin-bottom: 0.8rem; }}
@@ -124,9 +198,12 @@ def write_index(out: Path, pages: list[tuple[navigation.Entry, str]], heading: s
 
 def build(out: Path = OUT, folder: Path = NOTEBOOKS) -> Path:
     """Build the site into ``out``; return its index.html."""
-    exporter = HTMLExporter(template_name="lab")
+    mathjax_url = install_mathjax(out)
+    exporter = HTMLExporter(
+        template_name="lab", raw_template=with_mathjax(SITE_TEMPLATE), mathjax_url=mathjax_url
+    )
     pages = export_course(exporter, out, ".html", folder)
-    return write_index(out, pages, COURSE_TITLE)
+    return write_index(out, pages, COURSE_TITLE, mathjax_url)
 
 
 def main(argv: list[str] | None = None) -> int:
