@@ -2,16 +2,18 @@
 
 One module per idea, in the order the notebooks introduce them:
 
-- ``attention``  (01) permutation matrices and one self-attention head
-- ``binary``     (02) positions written in binary
-- ``encoding``   (03) the sinusoidal formula, frequencies, layouts
-- ``rotation``   (04) shifting is rotating: ``T_k``
-- ``similarity`` (05) the dot-product identity
-- ``precision``  (07) an extended-precision reference; angles in low precision
+- ``_checks``     argument checks shared by every public function
+- ``notebook``    (01) ``setup_notebook``: printing, figure style, seeded generator
+- ``attention``   (01) permutation matrices and one self-attention head
+- ``binary``      (02) positions written in binary
+- ``encoding``    (03) the sinusoidal formula, frequencies, layouts
+- ``plotting``    (01, 03, 05) the course's figure style and its recurring figures
+- ``rotation``    (04) shifting is rotating: ``T_k``
+- ``similarity``  (05) the dot-product identity
+- ``precision``   (07) an extended-precision reference; angles in low precision
 - ``conventions`` (07) the conventions of real libraries: build, convert, detect
-- ``rope``       (07) rotary position embedding: rotate instead of add
-- ``plotting``   the course's single figure style
-- ``exercises``  the "Check yourself" checkers
+- ``rope``        (07) rotary position embedding: rotate instead of add
+- ``exercises``   the "Check yourself" checkers, one module ``nbNN`` per notebook
 """
 
 from ._checks import LAYOUTS, MAX_TABLE_BYTES

@@ -61,12 +61,25 @@ def check_base(base: Any, name: str = "base") -> float:
     return base
 
 
+def check_positive_count(value: Any, name: str) -> int:
+    """Return ``value`` as an ``int`` if it is a positive integer."""
+    value = check_count(value, name)
+    if value == 0:
+        raise ValueError(f"{name} must be a positive integer, got 0")
+    return value
+
+
+def check_choice(value: Any, choices: tuple[str, ...], name: str) -> str:
+    """Return ``value`` if it is one of the strings ``choices``; list them otherwise."""
+    if not isinstance(value, str) or value not in choices:
+        listed = ", ".join(repr(choice) for choice in choices)
+        raise ValueError(f"{name} must be one of {listed}, got {value!r}")
+    return value
+
+
 def check_layout(layout: Any, name: str = "layout") -> str:
     """Return ``layout`` if it is one of :data:`LAYOUTS`."""
-    if not isinstance(layout, str) or layout not in LAYOUTS:
-        choices = ", ".join(repr(choice) for choice in LAYOUTS)
-        raise ValueError(f"{name} must be one of {choices}, got {layout!r}")
-    return layout
+    return check_choice(layout, LAYOUTS, name)
 
 
 def check_float_dtype(dtype: Any, name: str = "dtype") -> np.dtype:
@@ -82,16 +95,37 @@ def check_float_dtype(dtype: Any, name: str = "dtype") -> np.dtype:
     return resolved
 
 
-def check_finite_array(values: Any, name: str) -> np.ndarray:
-    """Return ``values`` as a float64 array if every entry is a finite real number."""
+def check_real_array(values: Any, name: str) -> np.ndarray:
+    """Return ``values`` as a float64 array if it holds real numbers (integers or floats)."""
     array = np.asarray(values)
     is_real = np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
     if array.dtype == np.bool_ or not is_real:
         raise TypeError(f"{name} must be real numbers, got an array of dtype {array.dtype}")
-    array = array.astype(np.float64, copy=False)
+    return array.astype(np.float64, copy=False)
+
+
+def check_finite_array(values: Any, name: str) -> np.ndarray:
+    """Return ``values`` as a float64 array if every entry is a finite real number."""
+    array = check_real_array(values, name)
     if not np.all(np.isfinite(array)):
         raise ValueError(f"{name} must be finite numbers, got NaN or infinity")
     return array
+
+
+def check_scalar(value: Any, name: str) -> float:
+    """Return ``value`` as a ``float`` if it is one finite real number."""
+    array = check_finite_array(value, name)
+    if array.ndim != 0:
+        raise ValueError(f"{name} must be a single number, got an array of shape {array.shape}")
+    return float(array)
+
+
+def check_rows(values: Any, name: str) -> tuple[np.ndarray, int]:
+    """Return ``values`` as a float64 array of rows ``(..., d)`` and its even ``d``."""
+    array = check_finite_array(values, name)
+    if array.ndim == 0:
+        raise ValueError(f"{name} must have a last axis of even length d_model, got a scalar")
+    return array, check_d_model(array.shape[-1], name=f"{name}.shape[-1] (d_model)")
 
 
 def check_matrix(values: Any, name: str) -> np.ndarray:

@@ -8,11 +8,19 @@ same weights are used on both sides.
 from __future__ import annotations
 
 import zlib
+from collections.abc import Iterable
 from typing import Any
 
 import numpy as np
 
-from ._checks import _is_integer, check_count, check_matrix, check_table_size
+from ._checks import (
+    _is_integer,
+    check_count,
+    check_matrix,
+    check_positive_count,
+    check_real_array,
+    check_table_size,
+)
 
 
 def permutation_matrix(order: Any) -> np.ndarray:
@@ -49,17 +57,37 @@ def permutation_matrix(order: Any) -> np.ndarray:
     return matrix
 
 
-def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
+def softmax(scores: Any, axis: int = -1) -> np.ndarray:
     """Numerically stable softmax ``exp(s − max s) / Σ exp(s − max s)`` along ``axis``.
 
-    Entries equal to ``-inf`` (masked scores) get weight 0. Introduced in
-    notebook 01.
+    Entries equal to ``-inf`` (masked scores) get weight 0; every slice along
+    ``axis`` needs at least one score above ``-inf``. Introduced in notebook 01.
+
+    Parameters
+    ----------
+    scores : array_like of float
+        At least 1-D; finite numbers or ``-inf``.
+    axis : int
+        The axis whose slices become probability distributions.
+
+    Returns
+    -------
+    np.ndarray
+        Float64 array of the shape of ``scores``; slices along ``axis`` sum to 1.
     """
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = check_real_array(scores, "scores")
+    if scores.ndim == 0:
+        raise ValueError("scores must have at least one axis, got a scalar")
+    if not _is_integer(axis) or not -scores.ndim <= axis < scores.ndim:
+        raise ValueError(f"axis must be an integer in {-scores.ndim} … {scores.ndim - 1}, got {axis!r}")
+    if np.any(np.isnan(scores) | (scores == np.inf)):
+        raise ValueError("scores must be finite numbers or -inf (masked), got NaN or +inf")
     if scores.size == 0:
         return scores.copy()
-    shifted = scores - np.max(scores, axis=axis, keepdims=True)
-    weights = np.exp(shifted)
+    largest = np.max(scores, axis=axis, keepdims=True)
+    if np.any(largest == -np.inf):
+        raise ValueError("scores must have at least one entry above -inf in every slice along axis")
+    weights = np.exp(scores - largest)
     return weights / np.sum(weights, axis=axis, keepdims=True)
 
 
@@ -73,6 +101,8 @@ def _check_attention_inputs(X: Any, W_q: Any, W_k: Any) -> tuple[np.ndarray, np.
             raise ValueError(
                 f"{name} must have {d_in} rows to match X of shape {X.shape}, got shape {weight.shape}"
             )
+    if W_q.shape[1] == 0:
+        raise ValueError(f"W_q must have at least one column (d_k ≥ 1), got shape {W_q.shape}")
     if W_q.shape != W_k.shape:
         raise ValueError(f"W_k must have the shape of W_q {W_q.shape}, got shape {W_k.shape}")
     return X, W_q, W_k
@@ -100,6 +130,8 @@ def attention_weights(X: Any, W_q: Any, W_k: Any, *, causal: bool = False) -> np
         ``(n, n)`` array whose rows sum to 1.
     """
     X, W_q, W_k = _check_attention_inputs(X, W_q, W_k)
+    if not isinstance(causal, (bool, np.bool_)):
+        raise TypeError(f"causal must be True or False, got {causal!r}")
     n = X.shape[0]
     check_table_size((n, n), np.float64, name="attention matrix")
     scores = (X @ W_q) @ (X @ W_k).T / np.sqrt(W_q.shape[1])
@@ -113,8 +145,8 @@ def self_attention(X: Any, W_q: Any, W_k: Any, W_v: Any, *, causal: bool = False
 
     ``A = softmax(X W_q (X W_k)ᵀ / √d_k)`` and ``V = X W_v``. Because the
     weights are fixed arguments, ``self_attention(P @ X, …) = P @
-    self_attention(X, …)`` for every permutation matrix ``P`` (notebook 01),
-    unless ``causal=True``.
+    self_attention(X, …)`` for every permutation matrix ``P``, unless
+    ``causal=True``. Introduced in notebook 01.
 
     Parameters
     ----------
@@ -146,7 +178,17 @@ def fixed_weights(
     Entries are drawn from ``N(0, 1/d_model)`` by ``np.random.default_rng(seed)``,
     so every notebook that asks for the same sizes and seed gets the same
     weights: notebook 01 checks equivariance with them, notebook 06 shows
-    that adding ``PE`` breaks it with the very same ones.
+    that adding ``PE`` breaks it with the very same ones. Introduced in
+    notebook 01.
+
+    Parameters
+    ----------
+    d_model : int
+        Rows of every weight matrix, ``d_model ≥ 1``.
+    d_k, d_v : int, optional
+        Columns of ``W_q, W_k`` (``d_k ≥ 1``) and of ``W_v`` (``d_v ≥ 0``).
+    seed : int
+        Non-negative seed of the generator.
 
     Returns
     -------
@@ -154,11 +196,10 @@ def fixed_weights(
         ``W_q, W_k`` of shape ``(d_model, d_k)`` and ``W_v`` of shape
         ``(d_model, d_v)``; ``d_k`` and ``d_v`` default to ``d_model``.
     """
-    d_model = check_count(d_model, "d_model")
-    if d_model == 0:
-        raise ValueError("d_model must be a positive integer, got 0")
-    d_k = d_model if d_k is None else check_count(d_k, "d_k")
+    d_model = check_positive_count(d_model, "d_model")
+    d_k = d_model if d_k is None else check_positive_count(d_k, "d_k")
     d_v = d_model if d_v is None else check_count(d_v, "d_v")
+    seed = check_count(seed, "seed")
     check_table_size((d_model, max(d_k, d_v)), np.float64, name="weight matrix")
     rng = np.random.default_rng(seed)
     scale = 1.0 / np.sqrt(d_model)
@@ -175,16 +216,29 @@ def token_embeddings(tokens: list[str], d_model: int, *, seed: int = 0) -> np.nd
     Each word's vector is drawn from ``N(0, 1)`` by a generator seeded with
     ``seed`` and the word's CRC-32 checksum, so it depends on the word alone,
     not on its position or on the other words: a stand-in for a learned
-    embedding table, used by notebooks 01 and 06.
+    embedding table, used again by notebook 06. Introduced in notebook 01.
+
+    Parameters
+    ----------
+    tokens : list of str
+        The words of the sequence, in order.
+    d_model : int
+        Entries per row, ``d_model ≥ 0``.
+    seed : int
+        Non-negative seed shared by all words.
 
     Returns
     -------
     np.ndarray
         ``(len(tokens), d_model)`` float64 array.
     """
-    if isinstance(tokens, str) or not all(isinstance(token, str) for token in tokens):
+    if isinstance(tokens, str) or not isinstance(tokens, Iterable):
+        raise TypeError(f"tokens must be a list of strings, one per word, got {type(tokens).__name__}")
+    tokens = list(tokens)
+    if not all(isinstance(token, str) for token in tokens):
         raise TypeError("tokens must be a list of strings, one per word")
     d_model = check_count(d_model, "d_model")
+    seed = check_count(seed, "seed")
     check_table_size((len(tokens), d_model), np.float64, name="embedding table")
     table = np.empty((len(tokens), d_model))
     for row, token in enumerate(tokens):

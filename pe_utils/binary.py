@@ -40,7 +40,8 @@ def binary_codes(n_positions: int, n_bits: int | None = None) -> np.ndarray:
             raise ValueError(
                 f"n_bits must be at least {fewest} to tell {n_positions} positions apart, got {n_bits}"
             )
-    check_table_size((n_positions, n_bits), np.int64, name="binary code table")
+    # At least one row: the bit shifts alone take n_bits entries.
+    check_table_size((max(n_positions, 1), n_bits), np.int64, name="binary code table")
     positions = np.arange(n_positions, dtype=np.int64)[:, None]
     # Bits 63 and up of a non-negative int64 are 0; shifting by 63 gives exactly that.
     shifts = np.minimum(np.arange(n_bits, dtype=np.int64), 63)[None, :]

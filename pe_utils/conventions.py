@@ -25,12 +25,14 @@ import numpy as np
 from ._checks import (
     LAYOUTS,
     check_base,
+    check_choice,
     check_count,
     check_d_model,
-    check_finite_array,
     check_float_dtype,
     check_layout,
     check_matrix,
+    check_rows,
+    check_scalar,
     check_table_size,
 )
 from .encoding import _direct_table, frequencies, layout_permutation
@@ -88,22 +90,9 @@ CONVENTIONS: dict[str, Convention] = {
 }
 
 
-def _check_choice(value: Any, choices: Any, name: str) -> str:
-    """Return ``value`` if it is one of the strings ``choices``; list them otherwise."""
-    if not isinstance(value, str) or value not in choices:
-        listed = ", ".join(repr(choice) for choice in choices)
-        raise ValueError(f"{name} must be one of {listed}, got {value!r}")
-    return value
-
-
-def check_denominator(denominator: Any, name: str = "denominator") -> str:
-    """Return ``denominator`` if it is one of :data:`DENOMINATORS`."""
-    return _check_choice(denominator, DENOMINATORS, name)
-
-
-def check_convention(name: Any, argument: str = "name") -> Convention:
+def _check_convention(name: Any, argument: str = "name") -> Convention:
     """Return the :class:`Convention` called ``name``; list the choices otherwise."""
-    return CONVENTIONS[_check_choice(name, tuple(CONVENTIONS), argument)]
+    return CONVENTIONS[check_choice(name, tuple(CONVENTIONS), argument)]
 
 
 def frequencies_variant(d_model: int, *, denominator: str = "d/2", base: float = 10000.0) -> np.ndarray:
@@ -114,7 +103,7 @@ def frequencies_variant(d_model: int, *, denominator: str = "d/2", base: float =
     exactly ``1/base`` and needs ``d ≥ 4``. Introduced in notebook 07.
     """
     d_model = check_d_model(d_model)
-    denominator = check_denominator(denominator)
+    denominator = check_choice(denominator, DENOMINATORS, "denominator")
     base = check_base(base)
     if denominator == "d/2":
         return frequencies(d_model, base)
@@ -162,7 +151,7 @@ def sinusoidal_pe_variant(
     n_positions = check_count(n_positions, "n_positions")
     d_model = check_d_model(d_model)
     layout = check_layout(layout)
-    denominator = check_denominator(denominator)
+    denominator = check_choice(denominator, DENOMINATORS, "denominator")
     first_position = check_count(first_position, "first_position")
     base = check_base(base)
     dtype = check_float_dtype(dtype)
@@ -179,7 +168,7 @@ def convention_table(name: str, n_positions: int, d_model: int, *, dtype: Any = 
     the library's table row ``t + 2`` (padding tokens use a zeroed row, not
     part of this table). Introduced in notebook 07.
     """
-    convention = check_convention(name)
+    convention = _check_convention(name)
     return sinusoidal_pe_variant(
         n_positions,
         d_model,
@@ -209,13 +198,10 @@ def convert_layout(table: Any, from_layout: str, to_layout: str) -> np.ndarray:
     np.ndarray
         A new array of the same shape and dtype.
     """
-    table = np.asarray(table)
-    check_finite_array(table, "table")
-    if table.ndim == 0:
-        raise ValueError("table must have a last axis of even length d_model, got a scalar")
-    d_model = check_d_model(table.shape[-1], name="table.shape[-1] (d_model)")
     from_layout = check_layout(from_layout, "from_layout")
     to_layout = check_layout(to_layout, "to_layout")
+    _, d_model = check_rows(table, "table")
+    table = np.asarray(table)
     if from_layout == to_layout:
         return table.copy()
     order = layout_permutation(d_model)
@@ -249,14 +235,14 @@ def detect_convention(
     table = check_matrix(table, "table")
     n_positions, d_model = table.shape
     check_d_model(d_model, name="table.shape[1] (d_model)")
-    (atol_value,) = check_finite_array([atol], "atol")
+    atol_value = check_scalar(atol, "atol")
     if atol_value <= 0:
         raise ValueError(f"atol must be a positive number, got {atol}")
     if candidates is None:
         candidates = tuple(CONVENTIONS)
     elif isinstance(candidates, str):
         raise TypeError("candidates must be a sequence of convention names, got a single string")
-    conventions = [check_convention(name, "candidates") for name in candidates]
+    conventions = [_check_convention(name, "candidates") for name in candidates]
     matches = []
     for convention in conventions:
         if convention.denominator == "d/2-1" and d_model < 4:

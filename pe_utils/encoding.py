@@ -15,6 +15,7 @@ import numpy as np
 
 from ._checks import (
     check_base,
+    check_choice,
     check_count,
     check_d_model,
     check_finite_array,
@@ -39,6 +40,7 @@ def frequencies(d_model: int, base: float = 10000.0) -> np.ndarray:
     """
     d_model = check_d_model(d_model)
     base = check_base(base)
+    check_table_size((d_model // 2,), np.float64, name="frequencies")
     pair_index = np.arange(d_model // 2, dtype=np.float64)
     return base ** (-2.0 * pair_index / d_model)
 
@@ -47,7 +49,8 @@ def wavelengths(d_model: int, base: float = 10000.0) -> np.ndarray:
     """Return the wavelengths ``λ_i = 2π / ω_i`` in positions.
 
     They run from ``2π`` (pair 0) to ``2π · base^((d−2)/d)`` (last pair),
-    just under ``2π · base``. Introduced in notebook 03.
+    just under ``2π · base``. Introduced in notebook 03; notebook 02
+    previews them next to the periods ``2^(b+1)`` of the binary bits.
     """
     return 2.0 * np.pi / frequencies(d_model, base)
 
@@ -67,6 +70,7 @@ def layout_permutation(d_model: int) -> np.ndarray:
         ``(d_model,)`` int64 array, a permutation of ``0 … d−1``.
     """
     d_model = check_d_model(d_model)
+    check_table_size((d_model,), np.int64, name="layout permutation")
     return np.concatenate([np.arange(0, d_model, 2), np.arange(1, d_model, 2)])
 
 
@@ -287,9 +291,7 @@ def sinusoidal_pe(
     base = check_base(base)
     layout = check_layout(layout)
     dtype = check_float_dtype(dtype)
-    if method not in METHODS:
-        choices = ", ".join(repr(choice) for choice in METHODS)
-        raise ValueError(f"method must be one of {choices}, got {method!r}")
+    method = check_choice(method, METHODS, "method")
     check_table_size((n_positions, d_model), np.float64, name="encoding table")
     omega = frequencies(d_model, base)
     if method == "auto":

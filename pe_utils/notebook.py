@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 from matplotlib.figure import Figure
 
+from ._checks import check_count
 from .plotting import use_course_style
 
 #: The seed every notebook uses unless it says otherwise.
@@ -20,7 +21,23 @@ DEFAULT_SEED = 0
 
 
 def setup_notebook(seed: int = DEFAULT_SEED) -> np.random.Generator:
-    """Configure printing and plotting for a notebook; return ``default_rng(seed)``."""
+    """Configure printing and plotting for a notebook; return ``default_rng(seed)``.
+
+    Sets NumPy printing to 4 decimals, the course style
+    (:func:`pe_utils.plotting.use_course_style`) and, inside IPython, PNG
+    figures without version metadata. Introduced in notebook 01.
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative seed of the returned generator.
+
+    Returns
+    -------
+    np.random.Generator
+        ``np.random.default_rng(seed)``.
+    """
+    seed = check_count(seed, "seed")
     np.set_printoptions(precision=4, suppress=True, linewidth=100)
     use_course_style()
     try:
@@ -39,4 +56,5 @@ def setup_notebook(seed: int = DEFAULT_SEED) -> np.random.Generator:
 
 
 def _figure_text(figure: Figure, printer: Any, cycle: bool) -> None:
+    """IPython's plain-text form of a figure: ``[figure]``."""
     printer.text("[figure]")

@@ -2,7 +2,8 @@
 
 Every figure function draws on the axes it is given (or a new one), labels
 the axes in the course's notation and returns the axes, so a notebook can
-add to it. Introduced in notebook 03; used by every later notebook.
+add to it. The style is set by ``setup_notebook`` from notebook 01 on; the
+table figures come in notebook 03, the similarity figures in notebook 05.
 """
 
 from __future__ import annotations
@@ -15,6 +16,8 @@ import numpy as np
 import seaborn as sns
 from matplotlib.axes import Axes
 
+from ._checks import _is_integer, check_finite_array, check_matrix
+
 #: Diverging map for signed values in [−1, 1] (ColorBrewer RdBu, colour-blind safe).
 DIVERGING_CMAP = "RdBu_r"
 #: Sequential map for non-negative values (perceptually uniform, colour-blind safe).
@@ -24,7 +27,10 @@ PALETTE = "colorblind"
 
 
 def use_course_style() -> None:
-    """Set the course's fonts, sizes, palette and figure resolution."""
+    """Set the course's fonts, sizes, palette and figure resolution (80 dpi).
+
+    Called by :func:`pe_utils.setup_notebook`. Introduced in notebook 01.
+    """
     sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
     plt.rcParams.update(
         {
@@ -40,6 +46,7 @@ def use_course_style() -> None:
 
 
 def _axes(ax: Axes | None, figsize: tuple[float, float] | None = None) -> Axes:
+    """``ax`` itself, or the axes of a new figure."""
     if ax is not None:
         return ax
     _, new_ax = plt.subplots(figsize=figsize)
@@ -53,10 +60,12 @@ def plot_table_heatmap(
     title: str = "Positional encoding table PE",
     colorbar: bool = True,
 ) -> Axes:
-    """Heatmap of an ``(n, d)`` table: position ``p`` down, dimension across."""
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be a 2-D (n, d) array, got shape {table.shape}")
+    """Heatmap of an ``(n, d)`` table: position ``p`` down, dimension across.
+
+    Entry ``table[p, j]`` is drawn on the fixed diverging scale ``[−1, 1]``
+    that every sinusoidal entry lies in. Introduced in notebook 03.
+    """
+    table = check_matrix(table, "table")
     ax = _axes(ax)
     image = ax.imshow(
         table, aspect="auto", cmap=DIVERGING_CMAP, vmin=-1, vmax=1, interpolation="nearest"
@@ -78,14 +87,26 @@ def plot_waves(
     positions: Any = None,
     title: str = "Selected dimensions of PE as functions of position",
 ) -> Axes:
-    """Plot columns ``dims`` of a table against position, one line each."""
-    table = np.asarray(table, dtype=np.float64)
-    if table.ndim != 2:
-        raise ValueError(f"table must be a 2-D (n, d) array, got shape {table.shape}")
-    bad = [dim for dim in dims if not 0 <= dim < table.shape[1]]
+    """Plot columns ``dims`` of a table against position, one line each.
+
+    Column ``j`` is ``sin(p ω_{j//2})`` for even ``j`` and ``cos(p ω_{j//2})``
+    for odd ``j`` (interleaved layout); ``positions`` (default ``0 … n−1``)
+    gives the ``p`` of each row. Introduced in notebook 03.
+    """
+    table = check_matrix(table, "table")
+    if isinstance(dims, str) or not isinstance(dims, Sequence):
+        raise TypeError(f"dims must be a sequence of column indices, got {dims!r}")
+    bad = [dim for dim in dims if not (_is_integer(dim) and 0 <= dim < table.shape[1])]
     if bad:
         raise ValueError(f"dims must be column indices 0 … {table.shape[1] - 1}, got {bad}")
-    positions = np.arange(table.shape[0]) if positions is None else np.asarray(positions)
+    if positions is None:
+        positions = np.arange(table.shape[0])
+    positions = check_finite_array(positions, "positions")
+    if positions.shape != table.shape[:1]:
+        raise ValueError(
+            f"positions must hold one position per row of table, shape {table.shape[:1]}, "
+            f"got shape {positions.shape}"
+        )
     ax = _axes(ax)
     for dim in dims:
         kind = "sin" if dim % 2 == 0 else "cos"
@@ -104,9 +125,13 @@ def plot_similarity_matrix(
     *,
     title: str = "PE(p)·PE(q)",
 ) -> Axes:
-    """Heatmap of a Gram matrix ``PE PEᵀ`` (position ``p`` down, ``q`` across)."""
-    gram = np.asarray(gram, dtype=np.float64)
-    if gram.ndim != 2 or gram.shape[0] != gram.shape[1]:
+    """Heatmap of a Gram matrix ``G[p, q] = PE(p)·PE(q)`` (``p`` down, ``q`` across).
+
+    The diverging scale is symmetric, ``[−max|G|, max|G|]``. Introduced in
+    notebook 05.
+    """
+    gram = check_matrix(gram, "gram")
+    if gram.shape[0] != gram.shape[1]:
         raise ValueError(f"gram must be a square 2-D array, got shape {gram.shape}")
     limit = float(np.max(np.abs(gram))) if gram.size else 1.0
     ax = _axes(ax, figsize=(5.0, 4.2))
@@ -127,15 +152,18 @@ def plot_offset_profile(
     labels: Sequence[str] | None = None,
     title: str = "f(k) = Σ cos(k ω_i)",
 ) -> Axes:
-    """Plot one or more similarity profiles ``f(k)`` against the offset ``k``.
+    """Plot one or more similarity profiles ``f(k) = Σ_i cos(k ω_i)`` against the offset ``k``.
 
-    ``profiles`` is one array shaped like ``offsets`` or a sequence of them.
+    ``profiles`` is one array shaped like the 1-D ``offsets`` or a sequence of
+    them. Introduced in notebook 05.
     """
-    offsets = np.asarray(offsets, dtype=np.float64)
-    profiles = np.asarray(profiles, dtype=np.float64)
+    offsets = check_finite_array(offsets, "offsets")
+    if offsets.ndim != 1:
+        raise ValueError(f"offsets must be a 1-D array, got shape {offsets.shape}")
+    profiles = check_finite_array(profiles, "profiles")
     if profiles.ndim == 1:
         profiles = profiles[None, :]
-    if profiles.shape[-1] != offsets.shape[-1]:
+    if profiles.ndim != 2 or profiles.shape[-1] != offsets.shape[-1]:
         raise ValueError(
             f"profiles must have {offsets.shape[-1]} values per curve to match offsets, "
             f"got shape {profiles.shape}"

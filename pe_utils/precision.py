@@ -113,7 +113,7 @@ def reference_encoding(
         raise ValueError(f"digits must be between 20 and 100, got {digits}")
     if positions.size and np.max(np.abs(positions)) > 1e15:
         raise ValueError("positions must satisfy |p| ≤ 1e15 for the reference to stay exact")
-    n_entries = positions.size * d_model
+    n_entries = max(positions.size, 1) * d_model  # even no position costs d/2 frequencies
     if n_entries > MAX_REFERENCE_ENTRIES:
         raise ValueError(
             f"positions and d_model ask for {n_entries} entries, over the {MAX_REFERENCE_ENTRIES} that "

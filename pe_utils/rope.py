@@ -16,7 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_base, check_d_model, check_finite_array, check_layout, check_table_size
+from ._checks import check_base, check_finite_array, check_layout, check_rows, check_table_size
 from .rotation import shift
 
 
@@ -56,10 +56,7 @@ def rope(
     np.ndarray
         Float64 array of the shape of ``x``.
     """
-    x = check_finite_array(x, "x")
-    if x.ndim == 0:
-        raise ValueError("x must have a last axis of even length d_model, got a scalar")
-    check_d_model(x.shape[-1], name="x.shape[-1] (d_model)")
+    x, _ = check_rows(x, "x")
     positions = check_finite_array(positions, "positions")
     base = check_base(base)
     layout = check_layout(layout)

@@ -15,8 +15,16 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_base, check_d_model, check_finite_array, check_layout, check_table_size
-from .encoding import frequencies, layout_permutation
+from ._checks import (
+    check_base,
+    check_d_model,
+    check_finite_array,
+    check_layout,
+    check_rows,
+    check_scalar,
+    check_table_size,
+)
+from .encoding import _columns, frequencies, layout_permutation
 
 
 def shift_matrix(
@@ -34,7 +42,7 @@ def shift_matrix(
     ``T_0 = I``. For ``layout="concatenated"`` it is the same matrix with rows
     and columns permuted by ``layout_permutation``. Introduced in notebook 04.
     """
-    (k_value,) = check_finite_array([k], "k")
+    k_value = check_scalar(k, "k")
     d_model = check_d_model(d_model)
     base = check_base(base)
     layout = check_layout(layout)
@@ -77,10 +85,7 @@ def shift(
     np.ndarray
         Float64 array of the broadcast shape ``(..., d)``.
     """
-    rows = check_finite_array(rows, "rows")
-    if rows.ndim == 0:
-        raise ValueError("rows must have a last axis of even length d_model, got a scalar")
-    d_model = check_d_model(rows.shape[-1], name="rows.shape[-1] (d_model)")
+    rows, d_model = check_rows(rows, "rows")
     offsets = check_finite_array(k, "k")
     base = check_base(base)
     layout = check_layout(layout)
@@ -94,16 +99,9 @@ def shift(
     check_table_size(batch_shape + (d_model,), np.float64, name="shifted rows")
     angles = np.multiply.outer(offsets, frequencies(d_model, base))
     cos, sin = np.cos(angles), np.sin(angles)
-    half = d_model // 2
-    if layout == "interleaved":
-        s, c = rows[..., 0::2], rows[..., 1::2]
-    else:
-        s, c = rows[..., :half], rows[..., half:]
+    sine_cols, cosine_cols = _columns(layout, d_model // 2)
+    sines, cosines = rows[..., sine_cols], rows[..., cosine_cols]
     out = np.empty(batch_shape + (d_model,))
-    new_s = cos * s + sin * c
-    new_c = -sin * s + cos * c
-    if layout == "interleaved":
-        out[..., 0::2], out[..., 1::2] = new_s, new_c
-    else:
-        out[..., :half], out[..., half:] = new_s, new_c
+    out[..., sine_cols] = cos * sines + sin * cosines
+    out[..., cosine_cols] = -sin * sines + cos * cosines
     return out

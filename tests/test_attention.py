@@ -3,7 +3,6 @@
 import math
 
 import numpy as np
-import pytest
 
 import pe_utils as pu
 
@@ -88,14 +87,16 @@ def test_token_embeddings_equal_words_equal_rows():
     assert pu.token_embeddings([], 4).shape == (0, 4)
 
 
-@pytest.mark.parametrize(
-    "call, match",
-    [
-        (lambda: pu.token_embeddings("a word", 4), "tokens"),
-        (lambda: pu.fixed_weights(0), "d_model"),
-        (lambda: pu.fixed_weights(4, d_k=-1), "d_k"),
-    ],
-)
-def test_helpers_reject_bad_input(call, match):
-    with pytest.raises((TypeError, ValueError), match=match):
-        call()
+def test_softmax_along_another_axis_and_of_nothing():
+    # Columns [0, ln 3] and [ln 3, 0]: each column becomes [1/4, 3/4] or [3/4, 1/4].
+    scores = np.array([[0.0, math.log(3.0)], [math.log(3.0), 0.0]])
+    np.testing.assert_allclose(pu.softmax(scores, axis=0), [[0.25, 0.75], [0.75, 0.25]])
+    np.testing.assert_allclose(pu.softmax(scores, axis=-1), [[0.25, 0.75], [0.75, 0.25]])
+    assert pu.softmax(np.zeros((0, 3))).shape == (0, 3)
+
+
+def test_causal_attention_hand_case():
+    # X = I₂, all weights I₂: row 0 sees only token 0; row 1 is softmax([0, 1/√2]).
+    eye = np.eye(2)
+    a = 1 / (1 + math.exp(-1 / math.sqrt(2)))
+    np.testing.assert_allclose(pu.attention_weights(eye, eye, eye, causal=True), [[1.0, 0.0], [1 - a, a]])

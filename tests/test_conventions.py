@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from strategies import d_models
+from strategies import bases, d_models, layouts
 
 import pe_utils as pu
 from pe_utils.conventions import (
@@ -93,13 +93,28 @@ def test_frequencies_variant_hand_values():
     # d = 6, base 10000: D = 3 → 10000^(−i/3); D = 2 → 10000^(−i/2) = 1, 0.01, 0.0001.
     np.testing.assert_allclose(frequencies_variant(6), [1.0, 10000 ** (-1 / 3), 10000 ** (-2 / 3)])
     np.testing.assert_allclose(frequencies_variant(6, denominator="d/2-1"), [1.0, 1e-2, 1e-4])
-    np.testing.assert_array_equal(frequencies_variant(64), pu.frequencies(64))
+    # The paper's denominator D = d/2: ω_i = 10000^(−2i/64), written here from the formula.
+    paper = [10000 ** (-2 * i / 64) for i in range(32)]
+    np.testing.assert_allclose(frequencies_variant(64), paper, rtol=1e-14)
 
 
-@given(d=big_d_models)
-def test_lowest_frequency(d):
-    assert frequencies_variant(d, denominator="d/2-1")[-1] == pytest.approx(1e-4, rel=1e-12)
-    assert frequencies_variant(d)[-1] == pytest.approx(10000 ** (-(d - 2) / d), rel=1e-12)
+@given(d=big_d_models, base=bases)
+def test_frequencies_run_from_one_to_the_lowest(d, base):
+    t2t = frequencies_variant(d, denominator="d/2-1", base=base)
+    paper = frequencies_variant(d, base=base)
+    assert t2t[0] == paper[0] == 1.0
+    assert t2t[-1] == pytest.approx(1 / base, rel=1e-12)
+    assert paper[-1] == pytest.approx(base ** (-(d - 2) / d), rel=1e-12)
+    # Same ends only at i = 0: D = d/2 − 1 < d/2 makes every later ω_i smaller.
+    assert np.all(t2t[1:] < paper[1:])
+
+
+@given(n=counts, d=d_models, first=st.integers(0, 50), layout=layouts)
+def test_first_position_moves_the_rows_down(n, d, first, layout):
+    # Row t of a table that starts at p = first is row first + t of one that starts at 0.
+    shifted = sinusoidal_pe_variant(n, d, first_position=first, layout=layout)
+    from_zero = sinusoidal_pe_variant(first + n, d, layout=layout)
+    np.testing.assert_allclose(shifted, from_zero[first:], rtol=0, atol=1e-12)
 
 
 def test_variant_first_position_and_dtype():

@@ -37,26 +37,26 @@ def test_printed_pe_row_solution_is_accepted():
 
 # --- wavelength_of_last_pair ---------------------------------------------------
 
-# d = 16, base = 10000, last pair i = 7: λ = 2π·10000^(14/16) = 2π·10^3.5
-LAST_WAVELENGTH = 2 * math.pi * 10**3.5
+# d = 32, base = 10000, last pair i = 15: λ = 2π·10000^(30/32) = 2π·10^3.75
+LAST_WAVELENGTH = 2 * math.pi * 10**3.75
 
 
 def test_wavelength_accepts_reference():
-    assert math.isclose(LAST_WAVELENGTH, 19869.176531592203, rel_tol=1e-12)
+    assert math.isclose(LAST_WAVELENGTH, 35332.94752055899, rel_tol=1e-12)
     assert nb03.wavelength_of_last_pair.check(LAST_WAVELENGTH)
     assert nb03.wavelength_of_last_pair.check(round(LAST_WAVELENGTH, 3))
-    assert nb03.wavelength_of_last_pair.check(19869.2)  # as notebook 02 prints it
+    assert nb03.wavelength_of_last_pair.check(35332.9)  # rounded to one decimal
 
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
     [
         (2 * math.pi * 1e4, "common misstatement"),
-        (2 * math.pi * 10**1.75, "exponent is i/d"),  # 10000^(7/16)
-        (2 * math.pi * 10**3.75, "dimension index d − 1"),  # 10000^(15/16)
-        (360 * 10**3.5, "degrees"),
-        (10**3.5, "positions per radian"),
-        (10**-3.5, "That is the frequency"),
+        (2 * math.pi * 10**1.875, "exponent is i/d"),  # 10000^(15/32)
+        (2 * math.pi * 10**3.875, "dimension index d − 1"),  # 10000^(31/32)
+        (360 * 10**3.75, "degrees"),
+        (10**3.75, "positions per radian"),
+        (10**-3.75, "That is the frequency"),
     ],
 )
 def test_wavelength_explains_mistakes(answer, phrase):

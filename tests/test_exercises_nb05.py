@@ -27,7 +27,7 @@ def first_rise_by_hand(d_model, base):
 
 # The code that solution() prints, run with np and pe_utils in scope, passes check().
 test_printed_solution_is_accepted = printed_solution_test(
-    [nb05.squared_norm, nb05.offset_profile, nb05.first_rise], ["answer", "f", "answer"]
+    [nb05.squared_norm, nb05.squared_distance, nb05.first_rise], ["answer", "dist2", "answer"]
 )
 
 
@@ -65,75 +65,74 @@ def test_squared_norm_rejects_unknown_answer_without_crashing():
     assert "Expected a number" in result.message
 
 
-# --- offset_profile ----------------------------------------------------------
+# --- squared_distance --------------------------------------------------------
 
 
-def test_offset_profile_accepts_loop_solution():
-    assert nb05.offset_profile.check(f_by_hand)
+def pe_by_hand(p, d_model, base):
+    """PE(p) by an explicit loop: entry 2i = sin(p ω_i), entry 2i+1 = cos(p ω_i)."""
+    out = []
+    for i in range(d_model // 2):
+        angle = p * base ** (-2 * i / d_model)
+        out += [math.sin(angle), math.cos(angle)]
+    return np.array(out)
 
 
-def test_offset_profile_accepts_vectorised_solution():
-    def f(k, d_model, base):
-        omega = base ** (-2 * np.arange(d_model // 2) / d_model)
-        return np.cos(k * omega).sum()
-
-    assert nb05.offset_profile.check(f)
+def dist2_by_hand(k, d_model, base):
+    """‖PE(p+k) − PE(p)‖² from two encodings built by hand, at the start p = 11."""
+    diff = pe_by_hand(11 + k, d_model, base) - pe_by_hand(11, d_model, base)
+    return float(diff @ diff)
 
 
-def test_offset_profile_agrees_with_dot_products_of_hand_encodings():
-    # PE(p)·PE(p+k) from encodings built by hand equals f(k) at every case.
-    def pe(p, d_model, base):
-        out = []
-        for i in range(d_model // 2):
-            angle = p * base ** (-2 * i / d_model)
-            out += [math.sin(angle), math.cos(angle)]
-        return np.array(out)
+def test_squared_distance_accepts_distance_of_hand_encodings():
+    assert nb05.squared_distance.check(dist2_by_hand)
 
-    def via_dot(k, d_model, base):
-        return float(pe(11, d_model, base) @ pe(11 + k, d_model, base))
 
-    assert nb05.offset_profile.check(via_dot)
+def test_squared_distance_accepts_formula_from_the_profile():
+    def dist2(k, d_model, base):
+        return d_model - 2 * f_by_hand(k, d_model, base)
+
+    assert nb05.squared_distance.check(dist2)
+
+
+def test_squared_distance_does_not_depend_on_the_start():
+    # the reason the exercise has no p: the same value at every start, as in notebook 03
+    for start in (0, 5, 300):
+        diff = pe_by_hand(start + 3, 16, 10000.0) - pe_by_hand(start, 16, 10000.0)
+        assert math.isclose(float(diff @ diff), dist2_by_hand(3, 16, 10000.0), rel_tol=1e-9)
 
 
 @pytest.mark.parametrize(
     ("wrong", "phrase"),
     [
+        (f_by_hand, "That is the dot product"),
+        (lambda k, d, b: math.sqrt(max(dist2_by_hand(k, d, b), 0.0)), "asks for its square"),
+        (lambda k, d, b: d - f_by_hand(k, d, b), "cross term appears twice"),
+        (lambda k, d, b: d / 2 - 2 * f_by_hand(k, d, b), "together they give d"),
         (
-            lambda k, d, b: sum(math.sin(k * b ** (-2 * i / d)) for i in range(d // 2)),
-            "summed sines",
-        ),
-        (
-            lambda k, d, b: sum(math.cos(math.radians(k * b ** (-2 * i / d))) for i in range(d // 2)),
+            lambda k, d, b: d - 2 * sum(math.cos(math.radians(k * b ** (-2 * i / d))) for i in range(d // 2)),
             "degrees",
         ),
-        (
-            lambda k, d, b: sum(math.cos(k * b ** (-i / d)) for i in range(d // 2)),
-            "−2i/d",
-        ),
-        (
-            lambda k, d, b: sum(math.cos(k * b ** (-2 * (j // 2) / d)) for j in range(d)),
-            "counted every pair twice",
-        ),
+        (lambda k, d, b: d - 2 * sum(math.cos(k * b ** (-i / d)) for i in range(d // 2)), "−2i/d"),
     ],
-    ids=["sines", "degrees", "dimension-index", "double-count"],
+    ids=["dot-product", "not-squared", "cross-term-once", "one-norm", "degrees", "dimension-index"],
 )
-def test_offset_profile_explains_mistakes(wrong, phrase):
-    result = nb05.offset_profile.check(wrong)
+def test_squared_distance_explains_mistakes(wrong, phrase):
+    result = nb05.squared_distance.check(wrong)
     assert not result
     assert phrase in result.message
 
 
-def test_offset_profile_reports_failing_function():
+def test_squared_distance_reports_failing_function():
     def broken(k, d_model, base):
         raise RuntimeError("oops")
 
-    result = nb05.offset_profile.check(broken)
+    result = nb05.squared_distance.check(broken)
     assert not result
     assert "RuntimeError" in result.message
 
 
-def test_offset_profile_rejects_non_function():
-    result = nb05.offset_profile.check(3.0)
+def test_squared_distance_rejects_non_function():
+    result = nb05.squared_distance.check(3.0)
     assert not result
     assert "Expected a function" in result.message
 

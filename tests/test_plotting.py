@@ -56,11 +56,37 @@ def test_similarity_matrix_and_profile():
         (lambda: plotting.plot_similarity_matrix(np.ones((2, 3))), "gram"),
         (lambda: plotting.plot_offset_profile(np.arange(3), np.ones(4)), "profiles"),
         (lambda: plotting.plot_offset_profile(np.arange(3), np.ones(3), labels=["a", "b"]), "labels"),
+        (lambda: plotting.plot_waves(np.ones((3, 4)), [1.5]), "dims"),
+        (lambda: plotting.plot_waves(np.ones((3, 4)), [0], positions=[0, 1]), "positions"),
+        (lambda: plotting.plot_table_heatmap(np.full((2, 2), np.nan)), "table"),
+        (lambda: plotting.plot_offset_profile(np.ones((2, 2)), np.ones((2, 2))), "offsets"),
+        (lambda: plotting.plot_offset_profile(np.arange(2), np.ones((1, 1, 2))), "profiles"),
     ],
 )
 def test_figures_reject_bad_input(call, match):
     with pytest.raises(ValueError, match=match):
         call()
+
+
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: plotting.plot_waves(np.ones((3, 4)), 1), "dims"),
+        (lambda: plotting.plot_table_heatmap([["a", "b"]]), "table"),
+        (lambda: plotting.plot_similarity_matrix(np.ones((2, 2), dtype=bool)), "gram"),
+    ],
+)
+def test_figures_reject_wrong_types(call, match):
+    with pytest.raises(TypeError, match=match):
+        call()
+
+
+def test_waves_against_given_positions():
+    p = np.linspace(0.0, 10.0, 50)
+    table = np.column_stack([np.sin(p), np.cos(p)])  # d = 2: [sin p, cos p]
+    ax = plotting.plot_waves(table, [0, 1], positions=p)
+    np.testing.assert_array_equal(ax.get_lines()[0].get_xdata(), p)
+    np.testing.assert_array_equal(ax.get_lines()[1].get_ydata(), np.cos(p))
 
 
 def test_setup_notebook_seeds_and_sets_printing():

@@ -10,6 +10,19 @@ import pe_utils as pu
 ATOL = 1e-9
 
 
+@given(d=d_models, base=bases)
+def test_frequencies_are_a_geometric_sequence_from_one(d, base):
+    omega = pu.frequencies(d, base)
+    assert omega.shape == (d // 2,) and omega[0] == 1.0
+    # ω_{i+1} / ω_i = base^(−2/d) for every i, so ω_{d/2−1} = base^(−(d−2)/d).
+    np.testing.assert_allclose(omega[1:] / omega[:-1], base ** (-2 / d), rtol=1e-12)
+    np.testing.assert_allclose(omega[-1], base ** (-(d - 2) / d), rtol=1e-12)
+    # λ_i ω_i = 2π: λ runs from 2π up to just under 2π·base.
+    lam = pu.wavelengths(d, base)
+    np.testing.assert_allclose(lam * omega, 2 * np.pi, rtol=1e-15)
+    assert lam[0] == 2 * np.pi and lam[-1] < 2 * np.pi * base
+
+
 @given(d=d_models, base=bases, p=st.lists(positions, min_size=1, max_size=20), layout=layouts)
 def test_values_bounded_and_norm_is_half_d(d, base, p, layout):
     rows = pu.encode_positions(p, d, base=base, layout=layout)
@@ -51,9 +64,37 @@ def test_dot_product_depends_on_offset_only(d, base, p, q, layout):
 
 @given(d=d_models, base=bases, k=positions)
 def test_profile_is_even_and_peaks_at_zero(d, base, k):
-    f_k, f_minus_k = pu.similarity_profile([k, -k], d, base=base)
+    f_k, f_minus_k, f_0 = pu.similarity_profile([k, -k, 0.0], d, base=base)
     np.testing.assert_allclose(f_k, f_minus_k, atol=ATOL)
+    assert f_0 == d / 2  # Σ_i cos 0 = d/2, exactly
     assert f_k <= d / 2 + 1e-12
+
+
+@given(n=st.integers(0, 12), seed=st.integers(0, 2**16))
+def test_permutation_matrix_reorders_rows_and_is_orthogonal(n, seed):
+    rng = np.random.default_rng(seed)
+    order = rng.permutation(n)
+    X = rng.normal(size=(n, 3))
+    P = pu.permutation_matrix(order)
+    np.testing.assert_array_equal(P @ X, X[order])
+    np.testing.assert_array_equal(P.T @ P, np.eye(n))
+    np.testing.assert_array_equal(P.T, pu.permutation_matrix(np.argsort(order)))  # P⁻¹ = Pᵀ
+
+
+@given(
+    shape=st.tuples(st.integers(1, 5), st.integers(1, 5)), axis=st.sampled_from([0, 1, -1]),
+    shift=st.floats(-1e3, 1e3), seed=st.integers(0, 2**16),
+)
+def test_softmax_is_a_distribution_unchanged_by_adding_a_constant(shape, axis, shift, seed):
+    scores = np.random.default_rng(seed).normal(scale=5.0, size=shape)
+    weights = pu.softmax(scores, axis=axis)
+    assert np.all(weights > 0)
+    np.testing.assert_allclose(weights.sum(axis=axis), 1.0, rtol=1e-12)
+    np.testing.assert_allclose(pu.softmax(scores + shift, axis=axis), weights, rtol=1e-9, atol=1e-15)
+    # Ratios of weights are exponentials of score differences: w_a / w_b = exp(s_a − s_b).
+    first, last = np.take(weights, 0, axis=axis), np.take(weights, -1, axis=axis)
+    gap = np.take(scores, 0, axis=axis) - np.take(scores, -1, axis=axis)
+    np.testing.assert_allclose(first / last, np.exp(gap), rtol=1e-9)
 
 
 @given(d=d_models, base=bases, n=st.integers(0, 40))

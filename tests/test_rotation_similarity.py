@@ -68,6 +68,15 @@ def test_similarity_profile_is_not_monotonic():
 
 
 def test_similarity_profile_large_input_is_chunked_correctly():
+    # 200 000 offsets at d = 64 span two chunks of 2^22 / 32 offsets; every one must be right.
     ks = np.arange(200_000, dtype=float)
-    out = pu.similarity_profile(ks, 64)
-    np.testing.assert_allclose(out[[0, 99_999, 199_999]], pu.similarity_profile([0, 99_999, 199_999], 64))
+    omega = 10000.0 ** (-np.arange(32) / 32)  # ω_i = 10000^(−2i/64)
+    expected = np.cos(np.multiply.outer(ks, omega)).sum(axis=1)
+    np.testing.assert_allclose(pu.similarity_profile(ks, 64), expected, rtol=0, atol=1e-9)
+
+
+def test_shift_matrix_takes_numpy_and_zero_dimensional_k():
+    expected = pu.shift_matrix(1.5, 4)
+    np.testing.assert_array_equal(pu.shift_matrix(np.float64(1.5), 4), expected)
+    np.testing.assert_array_equal(pu.shift_matrix(np.array(1.5), 4), expected)
+    np.testing.assert_array_equal(pu.shift_matrix(np.int32(2), 4), pu.shift_matrix(2.0, 4))

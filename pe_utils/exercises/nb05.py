@@ -60,30 +60,39 @@ squared_norm = Exercise(
 )
 
 
-# --- 2. f(k) without building the table ------------------------------------
+# --- 2. the squared distance without building the table --------------------
 
 
-def _reference_profile(k: float, d_model: int, base: float) -> float:
+def _reference_distance(k: float, d_model: int, base: float) -> float:
+    """``‖PE(p+k) − PE(p)‖² = ‖PE(p+k)‖² + ‖PE(p)‖² − 2 PE(p)·PE(p+k) = d − 2 f(k)``."""
+    return d_model - 2.0 * _profile(k, d_model, base)
+
+
+def _dot_product_only(k: float, d_model: int, base: float) -> float:
     return _profile(k, d_model, base)
 
 
-def _sum_of_sines(k: float, d_model: int, base: float) -> float:
-    return float(np.sum(np.sin(k * _omega(d_model, base))))
+def _distance_not_squared(k: float, d_model: int, base: float) -> float:
+    return float(np.sqrt(_reference_distance(k, d_model, base)))
+
+
+def _cross_term_once(k: float, d_model: int, base: float) -> float:
+    return d_model - _profile(k, d_model, base)
+
+
+def _one_norm_only(k: float, d_model: int, base: float) -> float:
+    return d_model / 2 - 2.0 * _profile(k, d_model, base)
 
 
 def _degrees(k: float, d_model: int, base: float) -> float:
-    return float(np.sum(np.cos(np.deg2rad(k * _omega(d_model, base)))))
+    return d_model - 2.0 * float(np.sum(np.cos(np.deg2rad(k * _omega(d_model, base)))))
 
 
 def _dimension_index(k: float, d_model: int, base: float) -> float:
-    return float(np.sum(np.cos(k * _omega(d_model, base, exponent_scale=1.0))))
+    return d_model - 2.0 * float(np.sum(np.cos(k * _omega(d_model, base, exponent_scale=1.0))))
 
 
-def _every_dimension(k: float, d_model: int, base: float) -> float:
-    return 2.0 * _profile(k, d_model, base)
-
-
-PROFILE_CASES = (
+DISTANCE_CASES = (
     (0, 8, 10000.0),
     (3, 8, 10000.0),
     (-7, 16, 10000.0),
@@ -91,28 +100,41 @@ PROFILE_CASES = (
     (40, 64, 10000.0),
 )
 
-offset_profile = FunctionExercise(
+squared_distance = FunctionExercise(
     question=(
-        "Write f(k, d_model, base) that returns PE(p)·PE(p+k) for an integer offset k without "
-        "building any table: f(k) = Σ_i cos(k ω_i), ω_i = base^(−2i/d), i = 0 … d/2 − 1."
+        "Notebook 03 found that neighbouring rows of the table are all the same distance apart. "
+        "Write dist2(k, d_model, base) that returns the squared distance ‖PE(p+k) − PE(p)‖² "
+        "for an integer offset k, without building any table (ω_i = base^(−2i/d))."
     ),
-    reference=_reference_profile,
-    cases=PROFILE_CASES,
+    reference=_reference_distance,
+    cases=DISTANCE_CASES,
     hint=(
-        "Make the d/2 frequencies with np.arange(d_model // 2), raise base to −2i/d, "
-        "multiply by k, take np.cos (radians) and sum."
+        "Expand ‖a − b‖² = ‖a‖² + ‖b‖² − 2 a·b. Every encoding has ‖PE‖² = d/2, and the dot "
+        "product PE(p)·PE(p+k) is f(k) = Σ_i cos(k ω_i)."
     ),
     solution=(
-        "def f(k, d_model, base):\n"
+        "def dist2(k, d_model, base):\n"
         "    i = np.arange(d_model // 2)\n"
         "    omega = base ** (-2 * i / d_model)\n"
-        "    return float(np.sum(np.cos(k * omega)))"
+        "    return float(d_model - 2 * np.sum(np.cos(k * omega)))   # d/2 + d/2 − 2 f(k)"
     ),
     mistakes=[
         (
-            _sum_of_sines,
-            "You summed sines. Each pair gives sin(pω)sin(qω) + cos(pω)cos(qω) = cos((q − p)ω): "
-            "a cosine of the offset.",
+            _dot_product_only,
+            "That is the dot product f(k) = PE(p)·PE(p+k). The squared distance is "
+            "‖a‖² + ‖b‖² − 2 a·b.",
+        ),
+        (
+            _distance_not_squared,
+            "That is the distance itself; the question asks for its square (no square root).",
+        ),
+        (
+            _cross_term_once,
+            "The cross term appears twice: ‖a − b‖² = ‖a‖² + ‖b‖² − 2 a·b, so subtract 2 f(k).",
+        ),
+        (
+            _one_norm_only,
+            "Each of the two encodings has ‖PE‖² = d/2, so together they give d, not d/2.",
         ),
         (
             _degrees,
@@ -121,11 +143,6 @@ offset_profile = FunctionExercise(
         (
             _dimension_index,
             "Your frequencies use base^(−i/d). With i the pair index the exponent is −2i/d.",
-        ),
-        (
-            _every_dimension,
-            "You counted every pair twice (f(0) came out as d instead of d/2): sum over the "
-            "d/2 pairs, one cosine per pair.",
         ),
     ],
 )
@@ -176,4 +193,4 @@ first_rise = Exercise(
     ],
 )
 
-__all__ = ["first_rise", "offset_profile", "squared_norm"]
+__all__ = ["first_rise", "squared_distance", "squared_norm"]
