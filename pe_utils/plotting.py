@@ -8,6 +8,9 @@ table figures come in notebook 03, the similarity figures in notebook 05.
 
 from __future__ import annotations
 
+import base64
+import html
+import io
 from collections.abc import Sequence
 from typing import Any
 
@@ -15,6 +18,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import seaborn as sns
 from matplotlib.axes import Axes
+from matplotlib.figure import Figure
 
 from ._checks import _is_integer, check_finite_array, check_matrix
 
@@ -43,6 +47,65 @@ def use_course_style() -> None:
             "figure.autolayout": True,
         }
     )
+
+
+#: Where a figure keeps its description (alt text) until it is shown.
+_DESCRIPTION_ATTRIBUTE = "_pe_utils_description"
+#: What a figure without a description shows instead of its alt text.
+MISSING_DESCRIPTION = "FIGURE WITHOUT A DESCRIPTION: show it with pe_utils.show_figure(description)"
+
+
+def show_figure(description: str, fig: Figure | None = None) -> None:
+    """Show ``fig`` (default: the current figure) with ``description`` as its alt text.
+
+    Every figure of the course is shown this way instead of ``plt.show()``. The
+    description is one sentence for a reader who cannot see the figure: what is
+    plotted against what, and the point to notice. In a notebook the figure is
+    stored as an ``<img>`` whose ``alt`` is the description, so JupyterLab, the
+    site and the slides all carry it; its text form is ``[figure] description``.
+    Introduced in notebook 01.
+
+    Parameters
+    ----------
+    description : str
+        Non-empty, one or two sentences.
+    fig : matplotlib.figure.Figure, optional
+    """
+    if not isinstance(description, str) or len(description.split()) < 4:
+        raise ValueError(
+            "description must be a sentence (at least four words) saying what the figure shows, "
+            f"got {description!r}"
+        )
+    if fig is None:
+        fig = plt.gcf()
+    elif not isinstance(fig, Figure):
+        raise TypeError(f"fig must be a matplotlib Figure, got {type(fig).__name__}")
+    setattr(fig, _DESCRIPTION_ATTRIBUTE, " ".join(description.split()))
+    plt.show()
+
+
+def figure_description(fig: Figure) -> str | None:
+    """The description given to ``fig`` by :func:`show_figure`, or ``None``."""
+    return getattr(fig, _DESCRIPTION_ATTRIBUTE, None)
+
+
+def figure_png(fig: Figure) -> bytes:
+    """``fig`` as PNG bytes, cropped as the inline backend crops, with no version metadata."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight", metadata={"Software": None})
+    return buffer.getvalue()
+
+
+def figure_html(fig: Figure) -> str:
+    """``<img>`` of ``fig`` (PNG, inline) with its description as ``alt``: how notebooks store figures."""
+    description = figure_description(fig) or MISSING_DESCRIPTION
+    data = base64.b64encode(figure_png(fig)).decode("ascii")
+    return f'<img src="data:image/png;base64,{data}" alt="{html.escape(description, quote=True)}">'
+
+
+def figure_text(fig: Figure) -> str:
+    """The text form of ``fig`` in a notebook: ``[figure] description``."""
+    return f"[figure] {figure_description(fig) or MISSING_DESCRIPTION}"
 
 
 def _axes(ax: Axes | None, figsize: tuple[float, float] | None = None) -> Axes:

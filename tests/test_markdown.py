@@ -1,6 +1,6 @@
 """Links resolve and formulas render: every markdown cell of every notebook, README and CONTRIBUTING.
 
-The LaTeX check renders every formula with MathJax 3 (tools/mathjax, installed by
+The LaTeX check renders every formula with MathJax 3 (tools/npm_packages, installed by
 ``make test``) in one Node.js process; the checker itself is tested on formulas known to
 be good and known to be bad.
 """

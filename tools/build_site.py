@@ -9,7 +9,7 @@ generated navigation works in the site; local images and files a notebook links 
 copied next to the pages. index.html lists the notebooks in course order.
 
 Neither building nor reading needs a network: MathJax 3 (npm package ``mathjax-full``, installed
-by ``make setup`` into tools/mathjax/node_modules) is copied into ``<out>/mathjax/`` and the pages
+by ``make setup`` into tools/npm_packages/node_modules) is copied into ``<out>/mathjax/`` and the pages
 load it from there, configured as JupyterLab 4 configures it (``$…$`` inline, ``$$…$$`` displayed,
 ``\\$`` a dollar sign). nbconvert's own MathJax block is replaced: it loads MathJax 2 from a CDN
 and its ``tex2jax`` settings mean nothing to MathJax 3. require.js, which nbconvert also loads from
@@ -39,8 +39,8 @@ OUT = ROOT / "_build" / "site"
 COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
 _TARGET = re.compile(r"""(?P<attr>\b(?:href|src))=(?P<quote>["'])(?P<url>[^"']*)(?P=quote)""")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-# The course's npm packages (tools/mathjax/package.json), installed by `make setup`.
-NODE_MODULES = ROOT / "tools" / "mathjax" / "node_modules"
+# The course's npm packages (tools/npm_packages/package.json), installed by `make setup`.
+NODE_MODULES = ROOT / "tools" / "npm_packages" / "node_modules"
 MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
 # All TeX extensions, HTML-CSS output (as JupyterLab), and the web fonts that output loads.
 MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
@@ -90,7 +90,7 @@ def copy_npm_files(package: Path, files: tuple[str, ...], target: Path) -> None:
         source = package / name
         if not source.exists():
             raise FileNotFoundError(
-                f"{source} is missing: run `make setup` (it installs the npm packages of tools/mathjax)"
+                f"{source} is missing: run `make setup` (it installs the npm packages of tools/npm_packages)"
             )
         destination = target / name
         destination.parent.mkdir(parents=True, exist_ok=True)

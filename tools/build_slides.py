@@ -13,7 +13,7 @@ would push the figure off the slide); ``--show-figure-code`` keeps that code. Ot
 cells keep their code.
 
 Neither building nor presenting needs a network: reveal.js (npm package ``reveal.js``) and
-MathJax 3 (``mathjax-full``), installed by ``make setup`` into tools/mathjax/node_modules, are
+MathJax 3 (``mathjax-full``), installed by ``make setup`` into tools/npm_packages/node_modules, are
 copied into ``<out>/reveal.js/`` and ``<out>/mathjax/``. nbconvert's reveal template loads
 both, jQuery and require.js from CDNs and drives MathJax 2's API; its head scripts and its
 closing script are replaced here by plain ``<script>`` tags for the local copies.

