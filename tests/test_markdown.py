@@ -9,6 +9,7 @@ import importlib
 import sys
 from pathlib import Path
 
+import nbformat
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,7 +24,11 @@ DOCUMENTS = list(check_markdown.document_markdown())
 
 
 def test_every_relative_link_and_image_resolves():
-    problems = [p for text in NOTEBOOK_MARKDOWN + DOCUMENTS for p in check_markdown.broken_links(text)]
+    problems = [
+        problem
+        for text in NOTEBOOK_MARKDOWN + DOCUMENTS
+        for problem in check_markdown.broken_links(text)
+    ]
     assert not problems, "broken links:\n" + "\n".join(problems)
 
 
@@ -100,7 +105,9 @@ def test_links_are_found_in_markdown_tables_and_html_but_not_code_or_math():
 def test_broken_and_escaping_links_are_reported(tmp_path):
     notebooks = tmp_path / "notebooks"
     notebooks.mkdir()
-    (notebooks / "01_a.ipynb").write_text("{}")
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [nbformat.v4.new_markdown_cell("# Title\n\n## section")]
+    nbformat.write(notebook, notebooks / "01_a.ipynb")
     (tmp_path / "README.md").write_text("")
     text = (
         "[ok](01_a.ipynb#section) [web](https://example.org) [here](#top) "
@@ -114,3 +121,29 @@ def test_broken_and_escaping_links_are_reported(tmp_path):
     assert "absolute link" in problems[2]
     readme = check_markdown.Markdown("[nb](notebooks/01_a.ipynb)", "README.md", tmp_path, is_notebook=False)
     assert check_markdown.broken_links(readme, notebooks) == []
+
+
+def test_anchors_must_name_a_heading_both_jupyterlab_and_the_site_can_find(tmp_path):
+    notebooks = tmp_path / "notebooks"
+    notebooks.mkdir()
+    notebook = nbformat.v4.new_notebook()
+    notebook.cells = [
+        nbformat.v4.new_markdown_cell("# 03 — Title\n\n## 5. Properties, each checked"),
+        nbformat.v4.new_markdown_cell("```python\n# not a heading\n```\n### Why $T_k$?\n\n## Why 2π"),
+    ]
+    nbformat.write(notebook, notebooks / "03_a.ipynb")
+    (tmp_path / "README.md").write_text("# Course\n\n## Questions learners ask\n")
+    good = "[a](03_a.ipynb#5.-Properties,-each-checked) [b](../README.md#questions-learners-ask)"
+    assert check_markdown.broken_links(check_markdown.Markdown(good, "c", notebooks), tmp_path) == []
+    bad = (
+        "[typo](03_a.ipynb#5.-Properties) [code](03_a.ipynb#not-a-heading) "
+        "[math](03_a.ipynb#Why-%24T_k%24?) [greek](03_a.ipynb#Why-2π) [self](#nowhere)"
+    )
+    markdown = check_markdown.Markdown(bad, "c", notebooks, source=notebooks / "03_a.ipynb")
+    problems = check_markdown.broken_links(markdown, notebooks)
+    assert len(problems) == 5, problems
+    assert "no heading with id '5.-Properties'" in problems[0]
+    assert "no heading with id 'not-a-heading'" in problems[1]
+    assert "math" in problems[2]
+    assert "encodes this id unlike JupyterLab" in problems[3]
+    assert "'nowhere'" in problems[4]

@@ -18,15 +18,16 @@ import re
 import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cache
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
+from urllib.parse import quote, unquote, urlsplit
 
 import mistune
 import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md"]
+DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "TEACHING.md"]
 MATHJAX = ROOT / "tools" / "npm_packages"
 CHECK_TEX = MATHJAX / "check_tex.mjs"
 NODE_TIMEOUT_SECONDS = 60
@@ -54,6 +55,7 @@ class Markdown:
     where: str
     folder: Path
     is_notebook: bool = True
+    source: Path | None = None  # the file it comes from, for links that are only "#anchor"
 
 
 # ---- where the markdown is ---------------------------------------------------------------
@@ -65,13 +67,14 @@ def notebook_markdown(folder: Path = NOTEBOOKS) -> Iterator[Markdown]:
         notebook = nbformat.read(path, as_version=4)
         for index, cell in enumerate(notebook.cells):
             if cell.cell_type == "markdown":
-                yield Markdown(cell.source, f"{path.name} cell {index}", path.parent)
+                yield Markdown(cell.source, f"{path.name} cell {index}", path.parent, source=path)
 
 
 def document_markdown(paths: list[Path] = DOCUMENTS) -> Iterator[Markdown]:
     for path in paths:
         if path.exists():
-            yield Markdown(path.read_text(encoding="utf-8"), path.name, path.parent, is_notebook=False)
+            text = path.read_text(encoding="utf-8")
+            yield Markdown(text, path.name, path.parent, is_notebook=False, source=path)
 
 
 # ---- code and math -----------------------------------------------------------------------
@@ -222,8 +225,97 @@ def link_targets(text: str) -> list[str]:
     return targets
 
 
+# ---- heading anchors ---------------------------------------------------------------------
+# JupyterLab gives a rendered heading the id ``textContent.replace(/ /g, "-")``
+# (@jupyterlab/rendermime ``createHeaderId``); nbconvert, which builds the site and the slides,
+# gives ``quote(text.replace(" ", "-"), safe="?/:@!$&'()*+,;=")`` (``_convert_header_id``).
+# A link to a heading works in both only where the two agree, and only for headings without
+# math (whose text differs before and after typesetting).
+_NBCONVERT_SAFE = "?/:@!$&'()*+,;="
+
+
+def _plain_text(nodes: list[dict]) -> str:
+    text = ""
+    for node in nodes:
+        if "raw" in node and node.get("type") in ("text", "codespan", "inline_html"):
+            text += node["raw"]
+        elif node.get("type") in ("softbreak", "linebreak"):
+            text += " "
+        text += _plain_text(node.get("children", []))
+    return text
+
+
+def heading_anchors(text: str) -> dict[str, str | None]:
+    """Every heading id of markdown ``text``, mapped to ``None`` if it is a valid target or to
+    the reason a link to it would not work (math in the heading, or an id that differs between
+    JupyterLab and nbconvert)."""
+    anchors: dict[str, str | None] = {}
+
+    def walk(nodes: list[dict]) -> None:
+        for node in nodes:
+            if node.get("type") == "heading":
+                heading = _plain_text(node.get("children", [])).strip()
+                anchor = heading.replace(" ", "-")
+                if "$" in heading or "\\(" in heading:
+                    anchors.setdefault(anchor, "the heading holds math, whose text changes when typeset")
+                elif quote(anchor, safe=_NBCONVERT_SAFE) != anchor:
+                    reason = "the site (nbconvert) encodes this id unlike JupyterLab"
+                    anchors.setdefault(anchor, reason)
+                else:
+                    anchors.setdefault(anchor, None)
+            else:
+                walk(node.get("children", []))
+
+    walk(_PARSE(blank_code_fences(text)))
+    return anchors
+
+
+def blank_code_fences(text: str) -> str:
+    """``text`` with fenced code blocks blanked (a ``#`` comment in code is not a heading)."""
+    return re.sub(
+        r"(?ms)^ {0,3}(`{3,}|~{3,}).*?(?:^ {0,3}\1[`~]*[ \t]*$|\Z)",
+        lambda match: re.sub(r"[^\n]", " ", match.group(0)),
+        text,
+    )
+
+
+def github_anchor(heading: str) -> str:
+    """GitHub's id for a heading of a .md file: lower case, punctuation dropped, spaces to -."""
+    return re.sub(r"[^\w\- ]", "", heading.strip().lower()).replace(" ", "-")
+
+
+@cache
+def anchors_of(path: Path) -> dict[str, str | None]:
+    """The heading anchors of a notebook (JupyterLab/nbconvert ids) or a .md file (GitHub ids)."""
+    if path.suffix == ".ipynb":
+        anchors: dict[str, str | None] = {}
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown":
+                for anchor, reason in heading_anchors(cell.source).items():
+                    anchors.setdefault(anchor, reason)
+        return anchors
+    text = path.read_text(encoding="utf-8")
+    headings = re.findall(r"^#{1,6}\s+(.+?)\s*#*\s*$", blank_code_fences(text), flags=re.M)
+    return {github_anchor(heading): None for heading in headings}
+
+
+def broken_anchor(target: str, path: Path, fragment: str) -> str | None:
+    """Why ``#fragment`` does not lead to a heading of ``path``, or ``None`` if it does."""
+    anchors = anchors_of(path)
+    anchor = unquote(fragment)
+    if anchor not in anchors:
+        close = [a for a in anchors if a.lower().startswith(anchor.lower()[:6])][:3]
+        hint = f" (headings there include {close})" if close else ""
+        return f"link {target!r}: no heading with id {anchor!r} in {path.name}{hint}"
+    if anchors[anchor] is not None:
+        return f"link {target!r}: {anchors[anchor]}"
+    return None
+
+
 def broken_links(markdown: Markdown, notebooks: Path = NOTEBOOKS) -> list[str]:
-    """Relative links of ``markdown`` that do not resolve to a file or folder.
+    """Relative links of ``markdown`` that do not resolve to a file or folder, or whose
+    ``#anchor`` names no heading of the target (a bare ``#anchor`` is looked up in
+    ``markdown.source``).
 
     A notebook's links must also stay inside the notebooks folder: JupyterLab is opened
     there (``make lab``) and cannot follow a link above it.
@@ -231,9 +323,13 @@ def broken_links(markdown: Markdown, notebooks: Path = NOTEBOOKS) -> list[str]:
     problems = []
     for target in link_targets(markdown.text):
         parts = urlsplit(target)
-        if _SCHEME.match(target) or target.startswith(("#", "//")):
+        if _SCHEME.match(target) or target.startswith("//"):
             continue
         if not parts.path:
+            if parts.fragment and markdown.source is not None:
+                problem = broken_anchor(target, markdown.source, parts.fragment)
+                if problem:
+                    problems.append(f"{markdown.where}: {problem}")
             continue
         if target.startswith("/"):
             problems.append(f"{markdown.where}: absolute link {target!r} does not work from disk")
@@ -243,12 +339,20 @@ def broken_links(markdown: Markdown, notebooks: Path = NOTEBOOKS) -> list[str]:
             problems.append(f"{markdown.where}: link {target!r} does not resolve")
         elif markdown.is_notebook and not resolved.is_relative_to(notebooks.resolve()):
             problems.append(f"{markdown.where}: link {target!r} leaves the notebooks folder")
+        elif parts.fragment and resolved.suffix in (".ipynb", ".md"):
+            problem = broken_anchor(target, resolved, parts.fragment)
+            if problem:
+                problems.append(f"{markdown.where}: {problem}")
     return problems
 
 
 def main() -> int:
     notebooks = list(notebook_markdown())
-    problems = [problem for text in [*notebooks, *document_markdown()] for problem in broken_links(text)]
+    problems = [
+        problem
+        for text in [*notebooks, *document_markdown()]
+        for problem in broken_links(text)
+    ]
     problems += math_problems(notebooks)
     for problem in problems:
         print(problem)

@@ -1,0 +1,73 @@
+"""Every stored figure carries a description, shown as its alt text (issue: figure descriptions).
+
+Figures are stored by ``pe_utils.show_figure`` as ``<img src="data:image/png;base64,…" alt="…">``
+(text/html) with the text form ``[figure] description``. A figure shown without a description,
+or stored as a bare PNG (which JupyterLab shows with no alt text), fails here.
+"""
+
+import html
+import re
+from pathlib import Path
+
+import matplotlib
+import nbformat
+import pytest
+
+import pe_utils
+from pe_utils.plotting import MISSING_DESCRIPTION, figure_html, figure_text
+
+ROOT = Path(__file__).resolve().parents[1]
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+IMG = re.compile(r'<img src="data:image/png;base64,[A-Za-z0-9+/=]+" alt="([^"]*)">')
+
+
+def stored_figures(path):
+    notebook = nbformat.read(path, as_version=4)
+    for index, cell in enumerate(notebook.cells):
+        for output in cell.get("outputs", []) if cell.cell_type == "code" else []:
+            data = output.get("data", {})
+            if any(key.startswith("image/") for key in data) or "<img" in data.get("text/html", ""):
+                yield index, data
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_every_stored_figure_has_a_description(path):
+    for index, data in stored_figures(path):
+        assert not any(key.startswith("image/") for key in data), (
+            f"{path.name} cell {index}: a bare image output has no alt text; end the cell with "
+            "show_figure('description') and run `make outputs`"
+        )
+        match = IMG.fullmatch(data.get("text/html", ""))
+        assert match, f"{path.name} cell {index}: figure HTML is not <img src=… alt=…>"
+        description = html.unescape(match.group(1))
+        assert description != MISSING_DESCRIPTION and len(description.split()) >= 6, (
+            f"{path.name} cell {index}: figure without a real description: {description!r}"
+        )
+        assert data.get("text/plain") == f"[figure] {description}", f"{path.name} cell {index}"
+
+
+def test_show_figure_stores_its_description_as_alt_text():
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    pe_utils.show_figure('A straight line from (0, 0) to (1, 1), "quoted" & escaped.', fig)
+    match = IMG.fullmatch(figure_html(fig))
+    assert match and html.unescape(match.group(1)) == 'A straight line from (0, 0) to (1, 1), "quoted" & escaped.'
+    assert figure_text(fig) == '[figure] A straight line from (0, 0) to (1, 1), "quoted" & escaped.'
+    bare, _ = plt.subplots()
+    assert MISSING_DESCRIPTION in figure_html(bare) and MISSING_DESCRIPTION in figure_text(bare)
+    plt.close("all")
+
+
+@pytest.mark.parametrize("description", ["", "   ", "a plot", None, 42, ["a", "list", "of", "words"]])
+def test_show_figure_refuses_a_missing_or_token_description(description):
+    matplotlib.use("Agg")
+    with pytest.raises(ValueError, match="description must be a sentence"):
+        pe_utils.show_figure(description)
+
+
+def test_show_figure_refuses_a_non_figure():
+    with pytest.raises(TypeError, match="fig must be a matplotlib Figure"):
+        pe_utils.show_figure("A description of four words or more.", fig="not a figure")
