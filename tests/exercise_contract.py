@@ -1,11 +1,21 @@
-"""Run an exercise's printed solution as code and hand the answer it defines to its checker.
+"""Helpers shared by the exercise tests: find every exercise, run a printed solution.
+
+``discover_exercises()`` walks ``pe_utils.exercises`` (every module, found by
+``pkgutil``) and returns each ``Exercise`` instance once, named ``nbNN.name``:
+a new exercise is covered by the generic tests without a new line of test code.
 
 ``test_printed_solution_is_accepted = printed_solution_test(EXERCISES, names)``
 in a test module defines one parametrized test: the code that ``solution()``
-prints, run with ``np`` and ``pe_utils`` in scope, gives an answer the checker
-accepts. (What every exercise does is in tests/test_exercise_contract.py.)
+prints, run in the namespace the notebooks' setup cells give (``np``, ``math``,
+``pe_utils`` and every public name of ``pe_utils``), gives an answer the checker
+accepts. (What every exercise does is in tests/test_exercise_contract.py and
+tests/test_exercises_generic.py.)
 """
 
+import importlib
+import math
+import pkgutil
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -13,12 +23,38 @@ import numpy as np
 import pytest
 
 import pe_utils
+import pe_utils.exercises as exercises_package
 from pe_utils.exercises import Exercise
+
+#: A line of a printed solution that defines the learner's ``answer``.
+ANSWER_LINE = re.compile(r"^answer\s*=", re.MULTILINE)
+
+
+def discover_exercises() -> dict[str, Exercise]:
+    """Every ``Exercise`` object of every module under ``pe_utils.exercises``, by ``module.name``."""
+    found: dict[str, Exercise] = {}
+    seen: set[int] = set()
+    prefix = f"{exercises_package.__name__}."
+    modules = sorted(info.name for info in pkgutil.walk_packages(exercises_package.__path__, prefix))
+    for module_name in modules:
+        module = importlib.import_module(module_name)
+        for attribute, value in sorted(vars(module).items()):
+            if isinstance(value, Exercise) and id(value) not in seen:
+                seen.add(id(value))
+                found[f"{module_name.rsplit('.', 1)[-1]}.{attribute}"] = value
+    return found
+
+
+def notebook_namespace() -> dict[str, Any]:
+    """What a notebook's setup cell provides: ``np``, ``math``, ``pe_utils`` and its public names."""
+    namespace: dict[str, Any] = {"np": np, "math": math, "pe_utils": pe_utils}
+    namespace.update({name: getattr(pe_utils, name) for name in pe_utils.__all__})
+    return namespace
 
 
 def run_solution(exercise: Exercise, answer_name: str = "answer") -> Any:
-    """Execute the printed solution with ``np`` and ``pe_utils`` in scope; return ``answer_name``."""
-    namespace: dict[str, Any] = {"np": np, "pe_utils": pe_utils}
+    """Execute the printed solution in ``notebook_namespace()``; return ``answer_name``."""
+    namespace = notebook_namespace()
     exec(exercise._solution, namespace)
     return namespace[answer_name]
 

@@ -1,8 +1,12 @@
 """The exercise machinery that every "Check yourself" section relies on."""
 
+import itertools
 import math
+import sys
+import warnings
 
 import numpy as np
+import pytest
 
 from pe_utils.exercises import NOT_ATTEMPTED, Exercise, FunctionExercise
 
@@ -68,3 +72,178 @@ def test_function_exercise():
     assert "Expected a function" in square.check(3).message
     assert "ZeroDivisionError" in square.check(lambda x: 1 / 0).message
     assert "wrong result for arguments" in square.check(lambda x: x**3).message
+
+
+# --- what no answer may break (the generic version is tests/test_exercises_generic.py) -------
+
+
+def test_text_is_refused_and_told_to_drop_the_quotes():
+    four = Exercise("2 + 2?", 4, hint="h", solution="answer = 4")
+    assert four.check(4) and four.check(4.0) and four.check(np.int64(4))
+    assert repr(four.check("4")) == "Expected a number, got text '4': write 4 without quotes."
+    result = four.check(" -2 ")
+    assert not result and "write -2 without quotes" in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (2 * math.pi + 0j, "complex number"),
+        (np.complex128(2 * math.pi), "complex number"),
+        (True, "boolean"),
+        (np.bool_(True), "boolean"),
+        (None, "got None"),
+        ({"a": 1}, "dict"),
+        ({6.28}, "set"),
+        (print, "function"),
+        (math, "module"),
+        (float, "class"),
+        ((x for x in [2 * math.pi]), "generator"),
+    ],
+)
+def test_what_is_not_a_real_number_is_refused_by_name(answer, phrase):
+    result = wavelength.check(answer)  # pytest turns any warning (a ComplexWarning) into an error
+    assert not result
+    assert phrase in result.message and result.message.startswith("Expected")
+    assert "NaN" not in result.message
+
+
+ROWS = Exercise("A row?", np.arange(4.0), hint="h", solution="answer = np.arange(4.0)")
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (np.ma.array(np.arange(4.0), mask=[0, 1, 0, 0]), "masked array with 1 masked entry"),
+        ([[0.0, 1.0], [2.0]], "ragged"),
+        (np.array(["0", "1", "2", "3"]), "of text"),
+        ([0, 1, "2", 3], "item [2] is text '2': write 2 without quotes"),
+        ([0, 1, 2, None], "item [3] is None"),
+        (np.arange(4) > 1, "booleans"),
+        (np.arange(4.0) + 0j, "complex"),
+    ],
+)
+def test_arrays_with_what_is_not_a_real_number_are_refused_by_name(answer, phrase):
+    result = ROWS.check(answer)
+    assert not result and phrase in result.message, result.message
+    assert ROWS.check(np.ma.array(np.arange(4.0)))  # a masked array with nothing masked is plain
+
+
+def test_absurd_answers_are_refused_without_being_read():
+    for answer in (10**400, -(10**400), [10**400]):
+        assert "401 digits" in wavelength.check(answer).message
+    assert "1000000000 items" in wavelength.check(range(10**9)).message
+    assert "(1000000000,)" in wavelength.check(np.broadcast_to(1.0, (10**9,))).message
+    assert "iterator" in wavelength.check(itertools.count()).message
+
+
+def test_scalar_messages_fit_scalars_and_shapes_are_named():
+    message = wavelength.check(7.0).message
+    assert "7 is not the right value" in message and "shape" not in message
+    assert "Expected shape (4,), got a list of shape (3,)" in ROWS.check([0, 1, 2]).message
+    assert "some values" in ROWS.check([0, 1, 2, 4]).message
+    assert "single number" in ROWS.check(3.0).message
+
+
+# --- digits --------------------------------------------------------------------------
+
+
+def test_answer_right_to_its_digits_is_told_to_give_more():
+    for answer in (6.28, 6.3, 6.283, 6.2832):
+        result = wavelength.check(answer)
+        assert not result and result.message.startswith("Close: right to the digits you gave"), answer
+    for answer in (6.2, 6.0, 6, 7):  # wrong in a digit it shows, or a single digit
+        assert "not the right value" in wavelength.check(answer).message, answer
+    period = Exercise("Period of bit 9?", 1024, hint="h", solution="answer = 1024")
+    assert "whole number" in period.check(1000).message
+    assert "not the right value" in period.check(1100).message
+
+
+def test_printed_decimals_and_digits_accept_the_printed_value():
+    printed = Exercise("Angle?", 35.26438968, hint="h", solution="answer = 35.26", printed_decimals=1)
+    assert printed.check(35.3) and printed.check(35.26)
+    assert not printed.check(35.4)
+    significant = Exercise("Angle?", 35.26438968, hint="h", solution="answer = 35", printed_digits=2)
+    assert significant.check(35) and not significant.check(36)
+
+
+def test_a_rounded_typical_mistake_still_gets_its_explanation():
+    pi = Exercise("π?", math.pi, hint="h", solution="answer = np.pi", mistakes=[(math.e, "That is e.")])
+    assert "That is e." in pi.check(2.718).message
+    assert pi.check(3.14).message.startswith("Close")
+
+
+def test_words_name_the_choices_for_anything_else():
+    word = Exercise("Which?", "invariant", hint="h", solution="answer = 'invariant'",
+                    choices=["equivariant", "invariant"])
+    assert word.check("'Invariant'.")
+    message = word.check(1).message
+    assert "'equivariant' or 'invariant'" in message and "as text in quotes" in message
+    assert "not one of the words" in word.check("both").message
+    assert "not the right word" in word.check("equivariant").message
+    assert "a word, as text in quotes" in Exercise("?", "yes", hint="h", solution="s").check(1).message
+
+
+# --- functions -------------------------------------------------------------------------
+
+
+def test_function_gets_fresh_copies_and_in_place_changes_do_not_leak():
+    def square_in_place(x):
+        x *= x  # changes an array argument in place (a float is rebound, not changed)
+        return x
+
+    assert square.check(square_in_place)
+    assert square.check(square_in_place)  # the cases were not squared by the first check
+    np.testing.assert_array_equal(square.cases[0][0], np.arange(4.0))
+    square.cases[0][0][:] = 99  # what ``cases`` hands out is a copy
+    assert square.check(lambda x: x * x)
+
+
+def test_function_returning_none_is_asked_about_return():
+    def square_without_return(x):
+        x *= x
+
+    message = square.check(square_without_return).message
+    assert "returned None" in message and "forget `return`" in message
+    assert "unchanged" not in message
+
+
+@pytest.mark.parametrize(
+    ("function", "phrase"),
+    [
+        (lambda x: math.sqrt(x), "Your function raised TypeError"),
+        (lambda x: sys.exit(1), "Your function raised SystemExit"),
+        (lambda x, y: x, "Your function raised TypeError"),
+        (lambda x: x * 1j, "complex"),
+        (lambda x: str(x), "text"),
+        (lambda x: x > 0, "boolean"),
+        (lambda x: x[:-1] if np.ndim(x) else x**2, "Expected shape (4,), got an array of shape (3,)"),
+        (lambda x: x**2 + 1, "wrong result for arguments"),
+        (float, "Expected a function, got the class float"),
+    ],
+)
+def test_function_failures_are_reported_as_the_learners(function, phrase, capfd):
+    result = square.check(function)
+    assert not result and phrase in result.message
+    assert capfd.readouterr() == ("", "")
+
+
+def test_function_prints_and_warnings_stay_out_of_the_output(capfd):
+    def noisy(x):
+        print("debug", x)
+        warnings.warn("careful", UserWarning, stacklevel=1)
+        return x**2 + 1
+
+    result = square.check(noisy)
+    assert "It printed" in result.message and "It warned: UserWarning: 'careful'" in result.message
+    assert capfd.readouterr() == ("", "")
+    assert square.check(lambda x: (print("fine"), x**2)[1])
+    assert capfd.readouterr() == ("", "")
+
+
+def test_true_or_false_questions():
+    question = Exercise("Is 7 prime?", True, hint="h", solution="answer = True")
+    assert question.check(True) and question.check(np.bool_(True))
+    assert "write True without quotes" in question.check("True").message
+    assert "True or False" in question.check(1).message
+    assert not question.check(False)

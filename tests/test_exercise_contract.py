@@ -1,32 +1,26 @@
 """What every "Check yourself" exercise of every notebook does, checked once for all.
 
+More of what every exercise must do (any answer handled, the printed
+solution accepted, digits, copies) is in tests/test_exercises_generic.py.
 Each notebook's own test module (tests/test_exercises_nbNN.py) then tests
 what is particular to its exercises: reference answers computed
 independently, and the explanation of each typical mistake.
 """
 
-import importlib
 import pkgutil
 import re
 from pathlib import Path
 
 import pytest
+from exercise_contract import discover_exercises
 
 import pe_utils.exercises as exercises_package
-from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER, Exercise
+from pe_utils.exercises import NOT_ATTEMPTED, PLACEHOLDER
 
 NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
-MODULES = {
-    info.name: importlib.import_module(f"pe_utils.exercises.{info.name}")
-    for info in pkgutil.iter_modules(exercises_package.__path__)
-    if re.fullmatch(r"nb\d\d", info.name)
-}
-EXERCISES = {
-    f"{name}.{attribute}": value
-    for name, module in MODULES.items()
-    for attribute, value in vars(module).items()
-    if isinstance(value, Exercise)
-}
+MODULES = {info.name for info in pkgutil.iter_modules(exercises_package.__path__)}
+MODULES = {name for name in MODULES if re.fullmatch(r"nb\d\d", name)}
+EXERCISES = discover_exercises()
 
 
 @pytest.mark.parametrize("path", NOTEBOOKS[1:], ids=[path.name for path in NOTEBOOKS[1:]])

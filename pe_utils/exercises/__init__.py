@@ -1,29 +1,87 @@
 """Self-checking exercises for the "Check yourself" section of each notebook.
 
 Each notebook ``NN`` has a module ``pe_utils.exercises.nbNN`` whose exercise
-objects offer ``check(answer)``, ``hint()`` and ``solution()``. ``check``
-accepts answers within a tolerance, says "not attempted yet" for the ``...``
-placeholder the stored notebook keeps, and explains a recognised mistake.
-
-Usage in a notebook::
+objects offer ``check(answer)``, ``hint()`` and ``solution()``. Usage::
 
     from pe_utils.exercises import nb03
     answer = ...            # the learner replaces this
     nb03.wavelength_of_last_pair.check(answer)
+
+The contract of ``check`` (tested over every exercise object by
+``tests/test_exercises_generic.py``):
+
+* It returns a ``CheckResult`` (true when right; its ``repr`` is the message)
+  and nothing else: whatever the answer, it never raises, never prints, never
+  warns. The ``...`` placeholder gets ``NOT_ATTEMPTED``. Every other failure
+  says something specific: never a bare "Not quite.". (Should the checker
+  itself fail, it says so in its message rather than raising.)
+* **Numbers.** Where the expected value is numeric, only real numbers are read:
+  Python ``int``/``float``, NumPy real scalars and real arrays, and lists,
+  tuples or ranges of those. Text (``"4"``), booleans (``True``, ``np.bool_``),
+  complex numbers, ``None``, dicts, sets, generators, functions, classes,
+  modules, masked entries and ragged lists are refused with a message that
+  names what was given and what was expected. Nothing is converted blindly: an
+  answer holding far more numbers than expected (``range(10**9)``) is refused
+  by its size, unread; a generator is never iterated. A value is compared with
+  ``np.isclose(answer, expected, rtol, atol)``, after the shapes agree.
+* **Words.** Where the expected value is a ``str``, only text is accepted,
+  compared without regard to case, spacing and surrounding quotes or final
+  punctuation; anything else is told which words are allowed (``choices=``,
+  by default the expected word and the words among the mistakes). A ``bool``
+  expected value accepts only ``True``/``False`` (Python or NumPy).
+* **Mistakes.** Each ``(value, explanation)`` in ``mistakes`` is a typical
+  wrong answer; an answer matching it gets "Not quite. <explanation>".
+* **Digits.** A real answer outside the tolerance but right to its own
+  digits (within half a unit of its last significant digit, with at least two
+  significant digits or two decimals; 1000 may stand for 1.0e3; an array's
+  entries share the decimals NumPy prints) gets "Close: right to the digits
+  you gave; give more digits …". A rounded typical mistake still gets its
+  explanation. For a value the notebook prints rounded that should simply be
+  accepted, pass ``printed_decimals=k`` (accepts anything within half a unit of
+  the k-th decimal) or ``printed_digits=k`` (half a unit of the k-th
+  significant digit).
+* **Functions** (``FunctionExercise``): the learner's function is called once
+  per case, each time on fresh deep copies of the arguments, so changing them
+  in place cannot change the cases, the reference or later checks. Whatever
+  it raises (any ``Exception``, and ``SystemExit``) is reported as its own,
+  with the arguments; what it prints or warns is kept out of the output and
+  quoted in the message. Its results are read with the rules above (``None``
+  gets "did you forget `return`?"), then compared with the reference's and
+  with each typical mistake's results on every case.
+
+Authors: ``solution`` is code that runs in the notebook's namespace and ends
+with an ``answer = …`` line; the generic tests run it and check its answer.
 """
 
 from __future__ import annotations
 
+import copy
+import decimal
+import io
+import warnings
 from collections.abc import Callable, Sequence
+from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
+from ._answers import (
+    Refusal,
+    describe,
+    format_number,
+    is_function_like,
+    read_real,
+    shape_words,
+    short_repr,
+)
+
 #: What the stored notebook keeps in place of an answer.
 PLACEHOLDER = ...
 
 NOT_ATTEMPTED = "Not attempted yet: replace ... with your answer and run the cell again."
+
+CORRECT = "Correct!"
 
 
 @dataclass(frozen=True)
@@ -44,50 +102,294 @@ def _resolve(value: Any) -> Any:
     return value() if callable(value) else value
 
 
-def _matches(answer: Any, expected: Any, rtol: float, atol: float) -> bool:
-    if isinstance(expected, str):
-        return isinstance(answer, str) and answer.strip().lower() == expected.strip().lower()
-    try:
-        answer_array = np.asarray(answer, dtype=np.float64)
-    except (TypeError, ValueError):
-        return False
-    expected_array = np.asarray(expected, dtype=np.float64)
-    if answer_array.shape != expected_array.shape:
-        return False
-    return bool(np.allclose(answer_array, expected_array, rtol=rtol, atol=atol))
+# --- what an answer is compared with ---------------------------------------------
+# A "target" is a str (a word), a bool, or a float64 array (0-d for one number).
+
+Target = str | bool | np.ndarray  # what an answer is compared with
 
 
-def _describe_difference(answer: Any, expected: Any) -> str:
-    if isinstance(expected, str):
-        return "That is not the expected answer."
+def _as_target(value: Any) -> Target:
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool | np.bool_):
+        return bool(value)
+    return np.asarray(value, dtype=np.float64)
+
+
+@dataclass(frozen=True)
+class _Rules:
+    rtol: float
+    atol: float
+    printed_decimals: int | None = None
+    printed_digits: int | None = None
+    choices: tuple[str, ...] = ()
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split()).strip("'\"`.!? ").lower()
+
+
+def _word_list(words: Sequence[str]) -> str:
+    quoted = [repr(word) for word in sorted(set(words))]
+    if len(quoted) <= 1:
+        return "".join(quoted)
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1]
+
+
+def _expected_phrase(target: Target, rules: _Rules) -> str:
+    if isinstance(target, str):
+        if rules.choices:
+            return f"one of the words {_word_list(rules.choices)}, as text in quotes"
+        return "a word, as text in quotes"
+    if isinstance(target, bool):
+        return "True or False"
+    if target.shape == ():
+        return "a number"
+    if target.ndim == 1:
+        return f"a list or array of {shape_words(target.shape)} (shape {target.shape})"
+    return f"an array of shape {target.shape}"
+
+
+def _read(answer: Any, target: Target, budget: int) -> Any:
+    """``answer`` as the kind of ``target`` (str, bool or float array), or a ``Refusal``."""
+    if isinstance(target, str):
+        if isinstance(answer, str):
+            return answer
+        if isinstance(answer, bool | np.bool_ | int | float | np.number):
+            return Refusal(f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")
+        return Refusal(*describe(answer))
+    if isinstance(target, bool):
+        if isinstance(answer, bool | np.bool_):
+            return bool(answer)
+        if isinstance(answer, str) and _normalise(answer) in ("true", "false"):
+            return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
+        return Refusal(describe(answer)[0], "answer True or False, without quotes")
+    return read_real(answer, budget)
+
+
+def _same_kind(read: Any, target: Target) -> bool:
+    if isinstance(target, str):
+        return isinstance(read, str)
+    if isinstance(target, bool):
+        return isinstance(read, bool)
+    return isinstance(read, np.ndarray) and read.shape == target.shape
+
+
+def _matches(read: Any, target: Target, rules: _Rules) -> bool:
+    if not _same_kind(read, target):
+        return False
+    if isinstance(target, str):
+        return _normalise(read) == _normalise(target)
+    if isinstance(target, bool):
+        return read == target
+    return bool(np.all(np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)))
+
+
+def _printed_match(read: Any, target: Target, rules: _Rules) -> bool:
+    """Within half a unit of the last printed digit (``printed_decimals`` / ``printed_digits``)."""
+    if not isinstance(target, np.ndarray) or not _same_kind(read, target):
+        return False
+    if rules.printed_decimals is not None:
+        tolerance = np.full(target.shape, 0.5 * 10.0 ** (-rules.printed_decimals))
+    elif rules.printed_digits is not None:
+        magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
+        tolerance = np.where(target == 0, 0.0, 0.5 * 10.0 ** (magnitude - rules.printed_digits + 1))
+    else:
+        return False
+    within = np.abs(read - target) <= tolerance * (1 + 1e-9)
+    exact = np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    return bool(np.all(np.isfinite(read)) and np.all(within | exact))
+
+
+def _digit_info(value: float) -> tuple[int, int]:
+    """``(significant digits, exponent of the last one)`` of ``value`` as ``repr`` writes it."""
+    _, digits, exponent = decimal.Decimal(repr(float(value))).normalize().as_tuple()
+    return len(digits), int(exponent)
+
+
+def _digits_close(read: Any, target: Target, rules: _Rules) -> bool:
+    """True when every entry is right to the digits it shows (see the module docstring)."""
+    if not isinstance(target, np.ndarray) or not _same_kind(read, target) or read.size == 0:
+        return False
+    if not np.all(np.isfinite(read)):
+        return False
+    exact = np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    flat = read.ravel()
+    infos = [_digit_info(value) for value in flat]
+    decimals = max(max(0, -exponent) for _, exponent in infos)
+    units = np.full(flat.shape, np.nan)
+    if decimals >= 1:
+        # Printed with decimals (NumPy prints an array with common decimals): one unit for all.
+        if decimals < 2 and all(digits < 2 for (digits, _), value in zip(infos, flat, strict=True) if value):
+            return False  # a single digit such as 0.2 is too few to call close
+        units[:] = 10.0**-decimals
+    else:
+        for index, ((digits, exponent), value) in enumerate(zip(infos, flat, strict=True)):
+            if value == 0:
+                continue
+            if digits >= 2:
+                units[index] = 10.0**exponent
+            elif exponent >= 1:  # 1000: its trailing zeros may be significant (read as 1.0e3)
+                units[index] = 10.0 ** (exponent - 1)
+    distance = np.abs(flat - target.ravel())
+    with np.errstate(invalid="ignore"):
+        within = distance <= 0.5 * units * (1 + 1e-9)
+    return bool(np.all(within | exact.ravel()))
+
+
+def _digits_needed(target: np.ndarray, rules: _Rules) -> int:
+    needed = 1
+    for value in target.ravel():
+        for digits in range(1, 18):
+            if np.isclose(float(f"{value:.{digits - 1}e}"), value, rtol=rules.rtol, atol=rules.atol):
+                break
+        needed = max(needed, digits)
+    return needed
+
+
+def _close_message(target: np.ndarray, rules: _Rules) -> str:
+    every = ", in every entry" if target.ndim else ""
+    if np.all(target == np.round(target)) and np.all(np.abs(target) < 1e15):
+        return (
+            f"Close: right to the digits you gave{every}, but the answer is a whole number: "
+            "give all of its digits."
+        )
+    return (
+        f"Close: right to the digits you gave{every}; give more digits (e.g. use the value your "
+        f"code computes rather than a rounded one: {_digits_needed(target, rules)} significant "
+        "digits are enough)."
+    )
+
+
+def _noun(answer: Any) -> str:
+    if isinstance(answer, list | tuple | range):
+        return f"a {type(answer).__name__}"
+    if isinstance(answer, np.ndarray):
+        return "an array"
+    return "a value"
+
+
+def _refusal_message(refusal: Refusal, target: Target, rules: _Rules, answer: Any) -> str:
+    expected = _expected_phrase(target, rules)
+    is_scalar = isinstance(target, np.ndarray) and target.shape == ()
+    many = isinstance(answer, list | tuple | range) or (isinstance(answer, np.ndarray) and answer.ndim > 0)
+    if is_scalar and many and not refusal.huge:
+        return f"Expected a single number, got {describe(answer)[0]}."
+    if refusal.huge:
+        return (
+            f"Not quite: that is {refusal.description}, far too large; the answer is an "
+            "ordinary-sized number (it fits in a float); try hint()."
+        )
+    if refusal.shape is not None and isinstance(target, np.ndarray):
+        if target.shape == ():
+            return f"Expected a single number, got {refusal.description}."
+        return f"Expected shape {target.shape}, got {refusal.description}."
+    path = refusal.where if len(refusal.where) <= 40 else refusal.where[:39] + "…"
+    where = f", but item {path} is" if refusal.where else ", got"
+    advice = f": {refusal.advice}" if refusal.advice else ""
+    return f"Expected {expected}{where} {refusal.description}{advice}."
+
+
+def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: str) -> str:
+    """Why ``read`` (valid, of the right kind, not a mistake) is wrong."""
+    if isinstance(target, str):
+        words = rules.choices or (target,)
+        if rules.choices and _normalise(read) not in {_normalise(word) for word in words}:
+            return f"Not quite: {short_repr(read)} is not one of the words asked for ({_word_list(words)})."
+        return f"Not quite: {short_repr(read)} is not the right word; try hint()."
+    if isinstance(target, bool):
+        return f"Not quite: {read} is not right; try hint()."
+    if read.shape != target.shape:
+        noun = _noun(answer)
+        if target.shape == ():
+            extra = ": write the number without brackets" if read.size == 1 else ""
+            return f"Expected a single number, got {noun} of shape {read.shape}{extra}."
+        if read.shape == ():
+            words = f" ({shape_words(target.shape)})" if target.ndim == 1 else ""
+            return f"Expected shape {target.shape}{words}, got a single number."
+        return f"Expected shape {target.shape}, got {noun} of shape {read.shape}."
+    finite = np.isfinite(read)
+    if read.shape == ():
+        if np.isnan(read):
+            return (
+                f"Not quite: {subject} is NaN (not a number), the result of an undefined operation "
+                "such as 0/0, inf − inf or the mean of an empty array."
+            )
+        if not finite:
+            return (
+                f"Not quite: {subject} is infinite ({float(read)}): something overflowed or was "
+                "divided by 0."
+            )
+        return f"Not quite: {format_number(float(read))} is not the right value; try hint()."
+    if not np.all(finite):
+        first = tuple(int(i) for i in np.argwhere(~finite)[0])
+        return (
+            f"Not quite: {subject} contains NaN or infinity ({int(np.sum(~finite))} of {read.size} "
+            f"entries, the first at index {first})."
+        )
+    wrong = ~np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    first = tuple(int(i) for i in np.argwhere(wrong)[0])
+    return (
+        f"Not quite: the shape {read.shape} is right but some values are not: {int(np.sum(wrong))} "
+        f"of {read.size} entries differ, the first at index {first}; try hint()."
+    )
+
+
+def _unprefixed(message: str) -> str:
+    """``message`` without a leading "Not quite: " (for a sentence that already says it)."""
+    if message.startswith("Not quite: "):
+        rest = message.removeprefix("Not quite: ")
+        return rest[:1].upper() + rest[1:]
+    return message
+
+
+def _budget(targets: Sequence[Target]) -> int:
+    sizes = [target.size for target in targets if isinstance(target, np.ndarray)]
+    return 10 * max(sizes, default=1) + 1000
+
+
+def _guarded(judge: Callable[[], CheckResult]) -> CheckResult:
+    """Run ``judge`` with no output, no warnings and no exception escaping."""
+    sink = io.StringIO()
     try:
-        answer_array = np.asarray(answer, dtype=np.float64)
-    except (TypeError, ValueError):
-        return f"Expected a number or an array of numbers, got {type(answer).__name__}."
-    expected_array = np.asarray(expected, dtype=np.float64)
-    if answer_array.shape != expected_array.shape:
-        return f"Expected shape {expected_array.shape}, got shape {answer_array.shape}."
-    if not np.all(np.isfinite(answer_array)):
-        return "Your answer contains NaN or infinity."
-    return "The shape is right but some values are not; try hint()."
+        with (
+            warnings.catch_warnings(),
+            np.errstate(all="ignore"),
+            redirect_stdout(sink),
+            redirect_stderr(sink),
+        ):
+            warnings.simplefilter("ignore")
+            return judge()
+    except Exception as error:  # a bug of the checker itself: say so, never a traceback
+        return CheckResult(
+            False,
+            f"The checker could not judge this answer ({type(error).__name__}); compare yours with "
+            "solution(), and please report this to the course authors.",
+        )
 
 
 class Exercise:
-    """An exercise whose answer is a value (a number or an array).
+    """An exercise whose answer is a value: a number, an array of numbers, or a word.
 
     Parameters
     ----------
     question : str
         What is asked, shown by ``repr``.
     expected : value or zero-argument callable
-        The reference answer (a callable is evaluated when first needed).
+        The reference answer (a callable is evaluated once, when first needed).
     hint : str
     solution : str
-        Code or text that produces the reference answer.
+        Code that produces the reference answer, ending in an ``answer = …`` line.
     mistakes : sequence of (value or callable, explanation)
         Typical wrong answers and what each one gets wrong.
     rtol, atol : float
         Tolerance of the comparison.
+    printed_decimals, printed_digits : int, optional
+        Also accept an answer within half a unit of this decimal (or significant
+        digit) of the expected value: for a value the notebook prints rounded.
+    choices : sequence of str, optional
+        For a word answer, the words the question allows (by default the expected
+        word and the words among the mistakes).
     """
 
     def __init__(
@@ -100,6 +402,9 @@ class Exercise:
         mistakes: Sequence[tuple[Any, str]] = (),
         rtol: float = 1e-6,
         atol: float = 1e-9,
+        printed_decimals: int | None = None,
+        printed_digits: int | None = None,
+        choices: Sequence[str] | None = None,
     ) -> None:
         self.question = question
         self._expected = expected
@@ -108,22 +413,74 @@ class Exercise:
         self._mistakes = tuple(mistakes)
         self.rtol = rtol
         self.atol = atol
+        self.printed_decimals = printed_decimals
+        self.printed_digits = printed_digits
+        self._choices = tuple(choices) if choices is not None else None
+        self._resolved: dict[str, Any] = {}
+
+    # The reference and the mistakes are computed once and kept private: what
+    # ``expected`` hands out is a copy, so nothing outside can change them.
+    def _cached(self, key: str, make: Callable[[], Any]) -> Any:
+        if key not in self._resolved:
+            self._resolved[key] = make()
+        return self._resolved[key]
 
     @property
     def expected(self) -> Any:
-        """The reference answer."""
-        return _resolve(self._expected)
+        """The reference answer (a copy)."""
+        return copy.deepcopy(self._cached("expected", lambda: _resolve(self._expected)))
 
-    def check(self, answer: Any) -> CheckResult:
+    def _target(self) -> Target:
+        def make() -> Target:
+            return _as_target(self._cached("expected", lambda: _resolve(self._expected)))
+
+        return self._cached("target", make)
+
+    def _mistake_targets(self) -> list[tuple[Target, str]]:
+        return self._cached(
+            "mistakes",
+            lambda: [(_as_target(_resolve(wrong)), explanation) for wrong, explanation in self._mistakes],
+        )
+
+    def _rules(self) -> _Rules:
+        choices = self._choices
+        if choices is None:
+            words = [target for target, _ in self._mistake_targets() if isinstance(target, str)]
+            target = self._target()
+            choices = (target, *words) if isinstance(target, str) and words else ()
+        return _Rules(self.rtol, self.atol, self.printed_decimals, self.printed_digits, tuple(choices))
+
+    def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
         if answer is PLACEHOLDER:
             return CheckResult(False, NOT_ATTEMPTED)
-        if _matches(answer, self.expected, self.rtol, self.atol):
-            return CheckResult(True, "Correct!")
-        for wrong, explanation in self._mistakes:
-            if _matches(answer, _resolve(wrong), self.rtol, self.atol):
+        return _guarded(lambda: self._check(answer))
+
+    def _check(self, answer: Any) -> CheckResult:
+        target, mistakes, rules = self._target(), self._mistake_targets(), self._rules()
+        budget = _budget([target, *(wrong for wrong, _ in mistakes)])
+        reads: dict[type, Any] = {}
+
+        def read_as(kind_of: Target) -> Any:
+            key = type(kind_of)
+            if key not in reads:
+                reads[key] = _read(answer, kind_of, budget)
+            return reads[key]
+
+        read = read_as(target)
+        if _matches(read, target, rules) or _printed_match(read, target, rules):
+            return CheckResult(True, CORRECT)
+        for wrong, explanation in mistakes:
+            if _matches(read_as(wrong), wrong, rules):
                 return CheckResult(False, f"Not quite. {explanation}")
-        return CheckResult(False, f"Not quite. {_describe_difference(answer, self.expected)}")
+        if isinstance(read, Refusal):
+            return CheckResult(False, _refusal_message(read, target, rules, answer))
+        if _digits_close(read, target, rules):
+            return CheckResult(False, _close_message(target, rules))
+        for wrong, explanation in mistakes:
+            if _digits_close(read_as(wrong), wrong, rules):
+                return CheckResult(False, f"Not quite. {explanation}")
+        return CheckResult(False, _difference(answer, read, target, rules, "your answer"))
 
     def hint(self) -> None:
         """Print a hint."""
@@ -137,11 +494,76 @@ class Exercise:
         return self.question
 
 
+def _format_argument(argument: Any) -> str:
+    if isinstance(argument, np.generic) and argument.dtype.kind in "iuf":
+        return format_number(float(argument))
+    if isinstance(argument, np.ndarray) and argument.size > 6:
+        return f"<array of shape {argument.shape}>"
+    return short_repr(argument, 50)
+
+
+def _format_args(case: tuple[Any, ...]) -> str:
+    inside = ", ".join(_format_argument(argument) for argument in case)
+    return f"({inside},)" if len(case) == 1 else f"({inside})"
+
+
+@dataclass
+class _Call:
+    """What one call of the learner's function did."""
+
+    value: Any = None
+    error: BaseException | None = None
+    printed: str = ""
+    warned: str = ""
+
+    def extra(self) -> str:
+        notes = []
+        if self.printed.strip():
+            notes.append(f"It printed {short_repr(self.printed.strip(), 80)}.")
+        if self.warned:
+            notes.append(f"It warned: {self.warned}.")
+        return (" " + " ".join(notes)) if notes else ""
+
+
+def _call_learner(function: Callable[..., Any], case: tuple[Any, ...]) -> _Call:
+    """Call ``function`` on fresh copies of ``case``, catching what it raises, prints and warns."""
+    sink = io.StringIO()
+    call = _Call()
+    with (
+        warnings.catch_warnings(record=True) as caught,
+        np.errstate(all="warn"),
+        redirect_stdout(sink),
+        redirect_stderr(sink),
+    ):
+        warnings.simplefilter("always")
+        arguments = copy.deepcopy(case)
+        try:
+            call.value = function(*arguments)
+        except (Exception, SystemExit) as error:  # the learner's code may fail in any way
+            call.error = error
+    call.printed = sink.getvalue()
+    if caught:
+        first = caught[0]
+        call.warned = f"{first.category.__name__}: {short_repr(str(first.message), 80)}"
+    return call
+
+
+def _error_text(error: BaseException) -> str:
+    try:
+        text = str(error)
+    except Exception:
+        text = ""
+    text = " ".join(text.split())
+    text = text if len(text) <= 160 else text[:159] + "…"
+    return f"{type(error).__name__}: {text}" if text else type(error).__name__
+
+
 class FunctionExercise(Exercise):
     """An exercise whose answer is a function, checked on fixed test inputs.
 
     ``reference`` is the correct function; ``cases`` the argument tuples it
-    is called with; each mistake is a wrong function and its explanation.
+    is called with (each call gets its own deep copy); each mistake is a wrong
+    function and its explanation. ``rtol``/``atol`` apply to every result.
     """
 
     def __init__(
@@ -158,30 +580,89 @@ class FunctionExercise(Exercise):
     ) -> None:
         super().__init__(question, None, hint=hint, solution=solution, rtol=rtol, atol=atol)
         self.reference = reference
-        self.cases = tuple(cases)
+        self.cases = cases
         self._function_mistakes = tuple(mistakes)
 
-    def _agrees(self, candidate: Callable[..., Any], target: Callable[..., Any]) -> bool:
-        return all(
-            _matches(candidate(*case), target(*case), self.rtol, self.atol) for case in self.cases
+    @property
+    def cases(self) -> tuple[tuple[Any, ...], ...]:
+        """The argument tuples (a copy: changing it changes nothing in the checker)."""
+        return copy.deepcopy(self._cases)
+
+    @cases.setter
+    def cases(self, cases: Sequence[tuple[Any, ...]]) -> None:
+        self._cases = copy.deepcopy(tuple(tuple(case) for case in cases))
+        self._resolved = {}
+
+    def _reference_targets(self) -> list[Target]:
+        return self._cached(
+            "reference", lambda: [_as_target(self.reference(*copy.deepcopy(case))) for case in self._cases]
         )
 
-    def check(self, answer: Any) -> CheckResult:
-        """Call ``answer`` on every test case and compare with the reference."""
-        if answer is PLACEHOLDER:
-            return CheckResult(False, NOT_ATTEMPTED)
-        if not callable(answer):
-            return CheckResult(False, f"Not quite. Expected a function, got {type(answer).__name__}.")
-        try:
-            if self._agrees(answer, self.reference):
-                return CheckResult(True, "Correct!")
-        except Exception as error:  # the learner's code may fail in any way
-            return CheckResult(False, f"Your function raised {type(error).__name__}: {error}")
-        for wrong, explanation in self._function_mistakes:
-            if self._agrees(answer, wrong):
+    def _mistake_results(self) -> list[tuple[list[Target] | None, str]]:
+        def results(wrong: Callable[..., Any]) -> list[Target] | None:
+            try:
+                return [_as_target(wrong(*copy.deepcopy(case))) for case in self._cases]
+            except Exception:  # a typical mistake that cannot run on some case never matches
+                return None
+
+        return self._cached(
+            "function mistakes", lambda: [(results(wrong), text) for wrong, text in self._function_mistakes]
+        )
+
+    def _check(self, answer: Any) -> CheckResult:
+        if not is_function_like(answer):
+            what, _ = describe(answer)
+            return CheckResult(
+                False,
+                f"Expected a function, got {what}. Define it with def name(…): … return …, then give "
+                "the function itself, without calling it: answer = name (no parentheses).",
+            )
+        calls = []
+        for case in self._cases:
+            call = _call_learner(answer, case)
+            if call.error is not None:
+                return CheckResult(
+                    False,
+                    f"Your function raised {_error_text(call.error)} on arguments {_format_args(case)}."
+                    f"{call.extra()}",
+                )
+            calls.append(call)
+        targets = self._reference_targets()
+        rules = _Rules(self.rtol, self.atol)
+        budget = _budget(targets)
+        reads = []
+        for case, call, target in zip(self._cases, calls, targets, strict=True):
+            if call.value is None:
+                return CheckResult(
+                    False,
+                    f"Your function returned None on arguments {_format_args(case)}: did you forget "
+                    "`return`? (Changing the input in place is not enough: return the result.)"
+                    f"{call.extra()}",
+                )
+            read = _read(call.value, target, budget)
+            if isinstance(read, Refusal):
+                return CheckResult(
+                    False,
+                    f"Not quite: on arguments {_format_args(case)} your function did not return "
+                    f"what was asked. {_unprefixed(_refusal_message(read, target, rules, call.value))}"
+                    f"{call.extra()}",
+                )
+            reads.append(read)
+        if all(_matches(read, target, rules) for read, target in zip(reads, targets, strict=True)):
+            return CheckResult(True, CORRECT)
+        for results, explanation in self._mistake_results():
+            if results is not None and all(
+                _matches(read, wrong, rules) for read, wrong in zip(reads, results, strict=True)
+            ):
                 return CheckResult(False, f"Not quite. {explanation}")
-        for case in self.cases:
-            if not _matches(answer(*case), self.reference(*case), self.rtol, self.atol):
-                got = _describe_difference(answer(*case), self.reference(*case))
-                return CheckResult(False, f"Not quite: wrong result for arguments {case!r}. {got}")
-        return CheckResult(False, "Not quite.")  # unreachable: some case must differ
+        for case, call, read, target in zip(self._cases, calls, reads, targets, strict=True):
+            if not _matches(read, target, rules):
+                difference = _unprefixed(_difference(call.value, read, target, rules, "its result"))
+                return CheckResult(
+                    False,
+                    f"Not quite: wrong result for arguments {_format_args(case)}. {difference}{call.extra()}",
+                )
+        return CheckResult(False, "Not quite: some result differs from the reference; try hint().")
+
+
+__all__ = ["CORRECT", "NOT_ATTEMPTED", "PLACEHOLDER", "CheckResult", "Exercise", "FunctionExercise"]
