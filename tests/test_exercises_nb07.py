@@ -6,7 +6,7 @@ from exercise_contract import printed_solution_test
 import pe_utils as pu
 from pe_utils.exercises import nb07
 
-EXERCISES = [nb07.float32_spacing, nb07.to_concatenated, nb07.rope_offset]
+EXERCISES = [nb07.float32_spacing, nb07.to_concatenated, nb07.t2t_slowest_frequency]
 
 test_printed_solution_is_accepted = printed_solution_test(EXERCISES, ["answer", "to_concatenated", "answer"])
 
@@ -41,12 +41,10 @@ def test_to_concatenated_reference_and_mistakes():
     assert not nb07.to_concatenated.check(42)
 
 
-def test_rope_offset_reference_and_mistakes():
-    rng = np.random.default_rng(3)
-    a, b = rng.normal(size=(2, 8))
-    score = pu.rope(a, 3) @ pu.rope(b, 10)
-    # Find the offset k with a·T_k b equal to the score, by trying every k in range.
-    k = next(k for k in range(-20, 21) if np.isclose(a @ pu.shift_matrix(k, 8) @ b, score))
-    assert nb07.rope_offset.check(k)
-    assert "sign is flipped" in nb07.rope_offset.check(-k).message
-    assert "subtract" in nb07.rope_offset.check(13).message
+def test_t2t_slowest_frequency_reference_and_mistakes():
+    reference = float(pu.frequencies_variant(512, denominator="d/2-1")[-1])
+    assert nb07.t2t_slowest_frequency.check(reference)
+    paper = float(pu.frequencies(512)[-1])
+    assert "paper's denominator" in nb07.t2t_slowest_frequency.check(paper).message
+    assert "wavelength" in nb07.t2t_slowest_frequency.check(2 * np.pi / reference).message
+    assert "reciprocal" in nb07.t2t_slowest_frequency.check(1 / reference).message

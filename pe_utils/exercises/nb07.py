@@ -1,4 +1,4 @@
-"""Exercises of notebook 07: precision, conventions, RoPE.
+"""Exercises of notebook 07, "Precision and conventions".
 
 Usage::
 
@@ -78,6 +78,9 @@ to_concatenated = FunctionExercise(
     solution=(
         "def to_concatenated(table):\n"
         "    return np.concatenate([table[:, 0::2], table[:, 1::2]], axis=1)\n"
+        "\n"
+        "\n"
+        "answer = to_concatenated\n"
         "# same as pe_utils.convert_layout(table, 'interleaved', 'concatenated')"
     ),
     mistakes=[
@@ -87,20 +90,31 @@ to_concatenated = FunctionExercise(
     ],
 )
 
-# --- 3. the offset RoPE sees -----------------------------------------------------
+# --- 3. the slowest pair with the d/2 - 1 denominator ----------------------------
 
-ROPE_P, ROPE_Q = 3, 10
+T2T_D = 512
 
-rope_offset = Exercise(
+t2t_slowest_frequency = Exercise(
     question=(
-        f"The query is rotated by T_p with p = {ROPE_P} and the key by T_q with q = {ROPE_Q}. "
-        "Their score (T_p a)·(T_q b) equals a·T_k b. What is k?"
+        f"A table follows tensor2tensor's convention: ω_i = 10000^(−i/D) with D = d/2 − 1, here with "
+        f"d = {T2T_D}. What is the frequency ω of its last pair, i = d/2 − 1, in radians per position?"
     ),
-    expected=ROPE_Q - ROPE_P,
-    hint="(T_p a)·(T_q b) = a·T_pᵀ T_q b, and T_pᵀ = T_{−p}, T_a T_b = T_{a+b} (notebook 04).",
-    solution=f"answer = {ROPE_Q} - {ROPE_P}   # T_pᵀ T_q = T_(−p) T_q = T_(q − p)",
+    expected=1e-4,
+    hint="Put i = d/2 − 1 into 10000^(−i/D) with D = d/2 − 1. What is the exponent?",
+    solution=(
+        f"d = {T2T_D}\n"
+        "answer = 10000.0 ** (-(d / 2 - 1) / (d / 2 - 1))   # the exponent is exactly -1: 1e-4\n"
+        "# check: pe_utils.frequencies_variant(512, denominator='d/2-1')[-1]"
+    ),
     mistakes=[
-        (ROPE_P - ROPE_Q, "The sign is flipped: T_pᵀ T_q = T_{−p+q}, so k = q − p."),
-        (ROPE_P + ROPE_Q, "T_pᵀ undoes the rotation by p: T_pᵀ = T_{−p}, so the angles subtract."),
+        (
+            10000.0 ** (-(T2T_D - 2) / T2T_D),
+            "That is the paper's denominator D = d/2, which gives 10000^(−(d−2)/d), slightly above 1e-4. "
+            "With D = d/2 − 1 the last exponent is exactly −1.",
+        ),
+        (2 * np.pi * 1e4, "That is the last pair's wavelength 2π/ω, in positions. The question asks for ω."),
+        (1e4, "That is 1/ω, the timescale. The frequency is its reciprocal."),
     ],
+    rtol=1e-9,
+    atol=0.0,
 )
