@@ -1,21 +1,24 @@
-"""Permutations and single-head self-attention (notebook 01).
+"""Permutations, single-head self-attention and an encoder block (notebook 01).
 
 Notebook 01 uses these to show that self-attention is permutation
 *equivariant*: ``self_attention(P @ X) == P @ self_attention(X)`` when the
-same weights are used on both sides.
+same weights are used on both sides, and that a whole encoder block
+(attention, residual, LayerNorm, feed-forward), stacked, stays equivariant.
 """
 
 from __future__ import annotations
 
+import numbers
 import zlib
 from collections.abc import Iterable
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
 from ._checks import (
     _is_integer,
     check_count,
+    check_finite_array,
     check_matrix,
     check_positive_count,
     check_real_array,
@@ -245,3 +248,190 @@ def token_embeddings(tokens: list[str], d_model: int, *, seed: int = 0) -> np.nd
         word_seed = [seed, zlib.crc32(token.encode("utf-8"))]
         table[row] = np.random.default_rng(word_seed).normal(size=d_model)
     return table
+
+
+def layer_norm(X: Any, gain: Any = None, bias: Any = None, *, eps: float = 1e-5) -> np.ndarray:
+    """Normalise every row of ``X`` on its own: ``(x − mean x) / √(var x + eps) · gain + bias``.
+
+    The mean and the (biased) variance are taken over the ``d`` features of one
+    row, so each token is normalised without looking at the others: a
+    per-token function. Introduced in notebook 01.
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+        One row per token, ``d ≥ 1``.
+    gain, bias : array, shape (d,), optional
+        Learned scale and shift; default ones and zeros.
+    eps : float
+        Positive number added to the variance.
+
+    Returns
+    -------
+    np.ndarray
+        ``(n, d)`` float64 array.
+    """
+    X = check_matrix(X, "X")
+    d = X.shape[1]
+    if d == 0:
+        raise ValueError(f"X must have at least one column (feature), got shape {X.shape}")
+    gain = np.ones(d) if gain is None else _check_vector(gain, "gain", d)
+    bias = np.zeros(d) if bias is None else _check_vector(bias, "bias", d)
+    if isinstance(eps, (bool, np.bool_)) or not isinstance(eps, numbers.Real):
+        raise TypeError(f"eps must be a positive real number, got {eps!r}")
+    if not np.isfinite(eps) or eps <= 0:
+        raise ValueError(f"eps must be a positive finite number, got {eps}")
+    mean = X.mean(axis=1, keepdims=True)
+    variance = X.var(axis=1, keepdims=True)
+    return (X - mean) / np.sqrt(variance + eps) * gain + bias
+
+
+def feed_forward(X: Any, W_1: Any, b_1: Any, W_2: Any, b_2: Any) -> np.ndarray:
+    """Position-wise feed-forward layer ``max(0, X W_1 + b_1) W_2 + b_2``.
+
+    The same two affine maps with a ReLU between them act on every row on its
+    own: a per-token function. Introduced in notebook 01.
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+    W_1 : array, shape (d, d_ff)
+    b_1 : array, shape (d_ff,)
+    W_2 : array, shape (d_ff, d_out)
+    b_2 : array, shape (d_out,)
+
+    Returns
+    -------
+    np.ndarray
+        ``(n, d_out)`` float64 array.
+    """
+    X = check_matrix(X, "X")
+    W_1 = check_matrix(W_1, "W_1")
+    W_2 = check_matrix(W_2, "W_2")
+    if W_1.shape[0] != X.shape[1]:
+        raise ValueError(
+            f"W_1 must have {X.shape[1]} rows to match X of shape {X.shape}, got shape {W_1.shape}"
+        )
+    if W_2.shape[0] != W_1.shape[1]:
+        raise ValueError(
+            f"W_2 must have {W_1.shape[1]} rows to match W_1 of shape {W_1.shape}, got shape {W_2.shape}"
+        )
+    b_1 = _check_vector(b_1, "b_1", W_1.shape[1])
+    b_2 = _check_vector(b_2, "b_2", W_2.shape[1])
+    return np.maximum(X @ W_1 + b_1, 0.0) @ W_2 + b_2
+
+
+class EncoderWeights(NamedTuple):
+    """The fixed parameters of one encoder block (see :func:`encoder_block`).
+
+    ``W_q, W_k`` are ``(d, d_k)``, ``W_v`` is ``(d, d)`` so that the residual
+    ``X + Attn(X)`` adds matching shapes, ``W_1`` is ``(d, d_ff)``, ``W_2`` is
+    ``(d_ff, d)``; gains, biases and ``b_2`` have length ``d``, ``b_1`` length
+    ``d_ff``. Introduced in notebook 01.
+    """
+
+    W_q: np.ndarray
+    W_k: np.ndarray
+    W_v: np.ndarray
+    gain_1: np.ndarray
+    bias_1: np.ndarray
+    W_1: np.ndarray
+    b_1: np.ndarray
+    W_2: np.ndarray
+    b_2: np.ndarray
+    gain_2: np.ndarray
+    bias_2: np.ndarray
+
+
+def encoder_weights(d_model: int, d_ff: int | None = None, *, seed: int = 0) -> EncoderWeights:
+    """Return one fixed set of encoder-block weights, drawn by ``default_rng(seed)``.
+
+    The attention weights are :func:`fixed_weights` ``(d_model, seed=seed)``;
+    ``W_1, W_2`` have entries from ``N(0, 1/fan_in)``; the biases from
+    ``N(0, 0.1²)``; the LayerNorm gains from ``N(1, 0.1²)`` and its biases
+    from ``N(0, 0.1²)``, so that none of them is trivially 1 or 0.
+    Introduced in notebook 01.
+
+    Parameters
+    ----------
+    d_model : int
+        Features per token, ``d_model ≥ 1``.
+    d_ff : int, optional
+        Hidden width of the feed-forward layer, ``d_ff ≥ 1``; default ``4 · d_model``.
+    seed : int
+        Non-negative seed; two blocks with different seeds have different weights.
+
+    Returns
+    -------
+    EncoderWeights
+    """
+    d_model = check_positive_count(d_model, "d_model")
+    d_ff = 4 * d_model if d_ff is None else check_positive_count(d_ff, "d_ff")
+    seed = check_count(seed, "seed")
+    check_table_size((d_model, d_ff), np.float64, name="feed-forward weight matrix")
+    W_q, W_k, W_v = fixed_weights(d_model, seed=seed)
+    # A second generator, seeded apart from fixed_weights' own, for the other parameters.
+    rng = np.random.default_rng([seed, 1])
+    return EncoderWeights(
+        W_q=W_q,
+        W_k=W_k,
+        W_v=W_v,
+        gain_1=rng.normal(1.0, 0.1, size=d_model),
+        bias_1=rng.normal(0.0, 0.1, size=d_model),
+        W_1=rng.normal(scale=1 / np.sqrt(d_model), size=(d_model, d_ff)),
+        b_1=rng.normal(0.0, 0.1, size=d_ff),
+        W_2=rng.normal(scale=1 / np.sqrt(d_ff), size=(d_ff, d_model)),
+        b_2=rng.normal(0.0, 0.1, size=d_model),
+        gain_2=rng.normal(1.0, 0.1, size=d_model),
+        bias_2=rng.normal(0.0, 0.1, size=d_model),
+    )
+
+
+def encoder_block(X: Any, weights: EncoderWeights, *, causal: bool = False) -> np.ndarray:
+    """One Transformer encoder block with a single head, in the paper's post-norm order.
+
+    ``H = LayerNorm(X + Attn(X))`` and ``out = LayerNorm(H + FFN(H))``, with
+    ``Attn`` :func:`self_attention`, ``FFN`` :func:`feed_forward` and each
+    ``LayerNorm`` :func:`layer_norm` with its own gain and bias ("the output of
+    each sub-layer is LayerNorm(x + Sublayer(x))", Vaswani et al. 2017, §3.1).
+    Everything but the attention acts on each row alone, so with fixed
+    weights and ``causal=False`` the block is permutation equivariant.
+    Introduced in notebook 01.
+
+    Parameters
+    ----------
+    X : array, shape (n, d)
+    weights : EncoderWeights
+        From :func:`encoder_weights`, with ``d = d_model``.
+    causal : bool
+        Mask the attention as :func:`self_attention` does.
+
+    Returns
+    -------
+    np.ndarray
+        ``(n, d)`` float64 array.
+    """
+    if not isinstance(weights, EncoderWeights):
+        raise TypeError(
+            f"weights must be an EncoderWeights (from encoder_weights), got {type(weights).__name__}"
+        )
+    X = check_matrix(X, "X")
+    W_v = check_matrix(weights.W_v, "weights.W_v")
+    d = W_v.shape[0]
+    if W_v.shape != (d, d):
+        raise ValueError(f"weights.W_v must be square (d_model × d_model), got shape {W_v.shape}")
+    if X.shape[1] != d:
+        raise ValueError(
+            f"X must have {d} columns to match the weights (d_model = {d}), got shape {X.shape}"
+        )
+    attended = self_attention(X, weights.W_q, weights.W_k, weights.W_v, causal=causal)
+    hidden = layer_norm(X + attended, weights.gain_1, weights.bias_1)
+    transformed = feed_forward(hidden, weights.W_1, weights.b_1, weights.W_2, weights.b_2)
+    return layer_norm(hidden + transformed, weights.gain_2, weights.bias_2)
+
+
+def _check_vector(values: Any, name: str, length: int) -> np.ndarray:
+    array = check_finite_array(values, name)
+    if array.shape != (length,):
+        raise ValueError(f"{name} must be a 1-D array of length {length}, got shape {array.shape}")
+    return array

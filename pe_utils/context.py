@@ -1,22 +1,310 @@
-"""Longer contexts: RoPE frequencies after context-extension scaling (notebook 09).
+"""Longer contexts: RoPE frequencies after a context-extension rule, ALiBi slopes (notebook 09).
 
-Placeholder created before notebook 09 is written; its author fills it in.
+Every rule of this module is a rescaling of each pair's frequency
+``ω_i = base^(−2i/d)``: pair ``i`` turns by ``ω'_i = ω_i / factor_i`` radians per
+position instead, where the rule decides the divisor ``factor_i`` from the
+pair's wavelength ``λ_i = 2π/ω_i`` and the original (trained) context length
+``L``. The ``scaling`` dictionaries use the key names of Hugging Face's
+``rope_scaling``:
+
+==========  ====================================================================
+rope_type   keys
+==========  ====================================================================
+linear      ``factor`` (position interpolation, Chen et al. 2023)
+ntk         ``factor`` (NTK-aware base change, bloc97 2023)
+yarn        ``factor``, ``original_max_position_embeddings``; optional
+            ``beta_fast`` (32), ``beta_slow`` (1), ``truncate`` (True)
+            (Peng et al. 2023)
+llama3      ``factor``, ``low_freq_factor``, ``high_freq_factor``,
+            ``original_max_position_embeddings`` (Llama 3.1)
+==========  ====================================================================
+
+ALiBi (Press et al. 2022) has no frequencies: it adds ``−m_h·(i − j)`` to the
+score of query ``i`` and key ``j`` in head ``h``; :func:`alibi_slopes` gives the
+slopes ``m_h``.
 """
 
 from __future__ import annotations
 
+import math
+import numbers
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
+from ._checks import check_base, check_d_model, check_positive_count, check_table_size
 from .encoding import frequencies
+
+#: The keys each ``rope_type`` requires and the optional ones with their defaults.
+RULES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
+    "linear": (("rope_type", "factor"), {}),
+    "ntk": (("rope_type", "factor"), {}),
+    "yarn": (
+        ("rope_type", "factor", "original_max_position_embeddings"),
+        {"beta_fast": 32.0, "beta_slow": 1.0, "truncate": True},
+    ),
+    "llama3": (
+        ("rope_type", "factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
+        {},
+    ),
+}
+
+
+def _positive_real(value: Any, key: str) -> float:
+    """``value`` as a float if it is a finite real number greater than 0 (key named on error)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f'scaling["{key}"] must be a finite real number greater than 0, got {value!r}')
+    value = float(value)
+    if not math.isfinite(value) or value <= 0.0:
+        raise ValueError(f'scaling["{key}"] must be a finite real number greater than 0, got {value}')
+    return value
+
+
+def _check_scaling(scaling: Any, d_model: int) -> dict[str, Any] | None:
+    """Validate a ``rope_scaling``-style dictionary; return it with defaults filled in."""
+    if scaling is None:
+        return None
+    if not isinstance(scaling, Mapping):
+        raise TypeError(
+            "scaling must be None or a dict such as {'rope_type': 'linear', 'factor': 4.0}, "
+            f"got {type(scaling).__name__}"
+        )
+    for key in scaling:
+        if not isinstance(key, str):
+            raise TypeError(f"scaling keys must be strings, got the key {key!r}")
+    if "rope_type" not in scaling:
+        raise ValueError(
+            'scaling is missing the key "rope_type": expected one of '
+            + ", ".join(repr(rule) for rule in RULES)
+        )
+    rope_type = scaling["rope_type"]
+    if not isinstance(rope_type, str) or rope_type not in RULES:
+        raise ValueError(
+            'scaling["rope_type"] must be one of '
+            + ", ".join(repr(rule) for rule in RULES)
+            + f", got {rope_type!r}"
+        )
+    required, optional = RULES[rope_type]
+    missing = [key for key in required if key not in scaling]
+    if missing:
+        raise ValueError(
+            f"scaling for rope_type {rope_type!r} is missing the key(s) "
+            + ", ".join(f'"{key}"' for key in missing)
+            + "; it needs "
+            + ", ".join(f'"{key}"' for key in required)
+        )
+    unknown = sorted(key for key in scaling if key not in required and key not in optional)
+    if unknown:
+        allowed = list(required) + list(optional)
+        raise ValueError(
+            f"scaling for rope_type {rope_type!r} has unknown key(s) "
+            + ", ".join(f'"{key}"' for key in unknown)
+            + "; allowed: "
+            + ", ".join(f'"{key}"' for key in allowed)
+        )
+    checked: dict[str, Any] = {**optional, **scaling}
+    checked["factor"] = _positive_real(scaling["factor"], "factor")
+    if rope_type == "ntk" and d_model <= 2:
+        raise ValueError(
+            f'rope_type "ntk" needs d_model > 2 (its exponent is d/(d−2)), got d_model={d_model}'
+        )
+    if "original_max_position_embeddings" in required:
+        checked["original_max_position_embeddings"] = check_positive_count(
+            scaling["original_max_position_embeddings"], 'scaling["original_max_position_embeddings"]'
+        )
+    if rope_type == "llama3":
+        low = _positive_real(scaling["low_freq_factor"], "low_freq_factor")
+        high = _positive_real(scaling["high_freq_factor"], "high_freq_factor")
+        if high <= low:
+            raise ValueError(
+                'scaling["high_freq_factor"] must be greater than scaling["low_freq_factor"], '
+                f"got high_freq_factor={high} and low_freq_factor={low}"
+            )
+        checked["low_freq_factor"], checked["high_freq_factor"] = low, high
+    if rope_type == "yarn":
+        fast = _positive_real(checked["beta_fast"], "beta_fast")
+        slow = _positive_real(checked["beta_slow"], "beta_slow")
+        if fast <= slow:
+            raise ValueError(
+                'scaling["beta_fast"] must be greater than scaling["beta_slow"], '
+                f"got beta_fast={fast} and beta_slow={slow}"
+            )
+        if not isinstance(checked["truncate"], (bool, np.bool_)):
+            raise TypeError(f'scaling["truncate"] must be True or False, got {checked["truncate"]!r}')
+        length = checked["original_max_position_embeddings"]
+        if length <= 2.0 * math.pi * slow:
+            raise ValueError(
+                'scaling["original_max_position_embeddings"] must exceed 2π·beta_slow '
+                f"(pair 0 must turn beta_slow times within it), got {length} with beta_slow={slow}"
+            )
+        checked["beta_fast"], checked["beta_slow"] = fast, slow
+        checked["truncate"] = bool(checked["truncate"])
+    return checked
+
+
+def _yarn_pair_index(rotations: float, d_model: int, base: float, length: int) -> float:
+    """The (fractional) pair index ``i`` whose pair turns ``rotations`` times in ``length`` positions.
+
+    Solves ``length·ω_i/(2π) = rotations`` with ``ω_i = base^(−2i/d)``:
+    ``i = d·ln(length/(2π·rotations)) / (2·ln base)``.
+    """
+    return d_model * math.log(length / (2.0 * math.pi * rotations)) / (2.0 * math.log(base))
+
+
+def _yarn(omega: np.ndarray, d_model: int, base: float, rule: dict[str, Any]) -> np.ndarray:
+    """YaRN's "NTK-by-parts" frequencies, as in the implementations (see rope_frequencies)."""
+    factor, length = rule["factor"], rule["original_max_position_embeddings"]
+    low = _yarn_pair_index(rule["beta_fast"], d_model, base, length)
+    high = _yarn_pair_index(rule["beta_slow"], d_model, base, length)
+    if rule["truncate"]:
+        low, high = math.floor(low), math.ceil(high)
+    # The implementations clamp low to ≥ 0 and high to ≤ d − 1. Clamping low to ≤ d − 1 too
+    # changes nothing where low ≤ d − 1; beyond (every pair turns more than beta_fast times
+    # in L) their ramp would run backwards and divide every pair by s, here none is.
+    low, high = min(max(low, 0), d_model - 1), min(high, d_model - 1)
+    if low == high:
+        high += 0.001  # as in the implementations: avoids a division by zero
+    pair_index = np.arange(omega.size, dtype=np.float64)
+    ramp = np.clip((pair_index - low) / (high - low), 0.0, 1.0)  # 0: keep ω_i, 1: ω_i / s
+    keep = 1.0 - ramp
+    return omega / factor * (1.0 - keep) + omega * keep
+
+
+def _llama3(omega: np.ndarray, rule: dict[str, Any]) -> np.ndarray:
+    """Llama 3.1's banded frequencies (see rope_frequencies)."""
+    factor, length = rule["factor"], rule["original_max_position_embeddings"]
+    low, high = rule["low_freq_factor"], rule["high_freq_factor"]
+    wavelength = 2.0 * np.pi / omega
+    rotations = length / wavelength  # turns of pair i within the original context L
+    smooth = (rotations - low) / (high - low)
+    scaled = np.where(wavelength > length / low, omega / factor, omega)
+    in_band = (wavelength >= length / high) & (wavelength <= length / low)
+    return np.where(in_band, (1.0 - smooth) * omega / factor + smooth * omega, scaled)
 
 
 def rope_frequencies(d_model: int, *, base: float = 10000.0, scaling: Any = None) -> np.ndarray:
-    """The ``d/2`` RoPE frequencies ``ω_i``, after ``scaling`` (``None``: ``base^(−2i/d)``).
+    """Return the ``d/2`` RoPE frequencies ``ω'_i`` after a context-extension rule.
+
+    With ``s = scaling["factor"]``, ``ω_i = base^(−2i/d)``, ``λ_i = 2π/ω_i`` and
+    ``L = scaling["original_max_position_embeddings"]``:
+
+    - ``None``: ``ω'_i = ω_i`` (no scaling).
+    - ``"linear"`` (position interpolation, Chen et al. 2023): ``ω'_i = ω_i / s``
+      for every pair, the same as feeding positions ``p/s``.
+    - ``"ntk"`` (NTK-aware, bloc97 2023): a new base ``base·s^(d/(d−2))``, so
+      ``ω'_i = ω_i · s^(−2i/(d−2))``: pair 0 unchanged, the last pair divided by ``s``.
+    - ``"yarn"`` (Peng et al. 2023, "NTK-by-parts" frequencies): with
+      ``i(r) = d·ln(L/(2π r)) / (2 ln base)``, the pair that turns ``r`` times in
+      ``L`` positions, ``low = ⌊i(beta_fast)⌋`` and ``high = ⌈i(beta_slow)⌉``
+      (no rounding if ``truncate`` is False), clamped to ``[0, d−1]`` (the
+      implementations clamp ``low`` from below only: they differ when
+      ``i(beta_fast) > d − 1``, where their ramp runs backwards), and the ramp
+      ``γ_i = clip((i − low)/(high − low), 0, 1)``:
+      ``ω'_i = γ_i·ω_i/s + (1 − γ_i)·ω_i``. Pairs ``i ≤ low`` keep ``ω_i``;
+      pairs ``i ≥ high`` get ``ω_i/s``. This is the ramp of the implementations
+      (jquesnelle/yarn, Hugging Face): linear in the pair index ``i``, with rounded
+      ends; the paper's ramp is linear in ``r_i = L/λ_i`` instead (notebook 09
+      compares them). The attention temperature is :func:`yarn_attention_scale`.
+    - ``"llama3"`` (Llama 3.1): with ``α = low_freq_factor``, ``β = high_freq_factor``:
+      ``ω'_i = ω_i`` if ``λ_i < L/β``; ``ω_i/s`` if ``λ_i > L/α``; otherwise
+      ``(1 − t)·ω_i/s + t·ω_i`` with ``t = (L/λ_i − α)/(β − α)``.
 
     Introduced in notebook 09.
+
+    Parameters
+    ----------
+    d_model : int
+        Positive and even (the rotated dimension, a head's size in a model).
+    base : float
+        Greater than 1.
+    scaling : None or dict
+        ``{"rope_type": ..., "factor": s, ...}`` with the keys above; ``s`` finite
+        and greater than 0; for ``"yarn"``, ``beta_fast > beta_slow > 0`` and
+        ``L > 2π·beta_slow``; for ``"llama3"``, ``high_freq_factor > low_freq_factor > 0``.
+
+    Returns
+    -------
+    np.ndarray
+        ``(d_model // 2,)`` float64 array.
+
+    Raises
+    ------
+    ValueError, TypeError
+        For an unknown ``rope_type``, a missing or unknown key, or a bad value;
+        the message names the key.
     """
-    if scaling is None:
-        return frequencies(d_model, base)
-    raise NotImplementedError("scaling rules are written with notebook 09")
+    d_model = check_d_model(d_model)
+    base = check_base(base)
+    rule = _check_scaling(scaling, d_model)
+    check_table_size((d_model // 2,), np.float64, name="frequencies")
+    omega = frequencies(d_model, base)
+    if rule is None:
+        return omega
+    factor = rule["factor"]
+    rope_type = rule["rope_type"]
+    if rope_type == "linear":
+        return omega / factor
+    if rope_type == "ntk":
+        new_base = base * factor ** (d_model / (d_model - 2))
+        return new_base ** (-2.0 * np.arange(d_model // 2, dtype=np.float64) / d_model)
+    if rope_type == "yarn":
+        return _yarn(omega, d_model, base, rule)
+    return _llama3(omega, rule)
+
+
+def yarn_attention_scale(factor: float) -> float:
+    """Return YaRN's ``√(1/t) = 0.1·ln(s) + 1`` for ``s > 1``, and ``1`` for ``s ≤ 1``.
+
+    YaRN (Peng et al. 2023) divides the attention logits by a temperature
+    ``t``: ``softmax(qᵀk / (t·√d))`` with ``√(1/t) = 0.1·ln s + 1``. The
+    implementations multiply the cos and sin tables by this number, so each of
+    the rotated query and key carries it once and the logits are multiplied by
+    its square, ``1/t``. Introduced in notebook 09.
+
+    Parameters
+    ----------
+    factor : float
+        The scaling factor ``s``, finite and greater than 0.
+    """
+    factor = _positive_real(factor, "factor")
+    if factor <= 1.0:
+        return 1.0
+    return 0.1 * math.log(factor) + 1.0
+
+
+def _power_of_two_slopes(n_heads: int) -> list[float]:
+    """``2^(−8/n)·(2^(−8/n))^h`` for ``h = 0 … n−1``, the geometric slopes for ``n = 2^a`` heads."""
+    start = 2.0 ** (-8.0 / n_heads)
+    return [start ** (head + 1) for head in range(n_heads)]
+
+
+def alibi_slopes(n_heads: int) -> np.ndarray:
+    """Return ALiBi's per-head slopes ``m_h`` (Press et al. 2022).
+
+    For ``n = 2^a`` heads the slopes are the geometric sequence that starts at
+    ``2^(−8/n)`` with that same ratio: ``m_h = 2^(−8(h+1)/n)``, ``h = 0 … n−1``
+    (8 heads: ``1/2, 1/4, …, 1/256``). For other ``n`` the authors' code
+    (``get_slopes`` in ofirpress/attention_with_linear_biases) takes the
+    ``2^a`` slopes of the largest power of two ``2^a < n``, then the first
+    ``n − 2^a`` of every other slope of ``2^(a+1)`` heads (``m_0, m_2, …``),
+    which fall between them. Head ``h`` adds ``−m_h·(i − j)`` to the score of
+    query ``i`` and key ``j ≤ i``. Introduced in notebook 09.
+
+    Parameters
+    ----------
+    n_heads : int
+        Positive.
+
+    Returns
+    -------
+    np.ndarray
+        ``(n_heads,)`` float64 array, in head order.
+    """
+    n_heads = check_positive_count(n_heads, "n_heads")
+    check_table_size((n_heads,), np.float64, name="slopes")
+    power = 1 << (n_heads.bit_length() - 1)  # the largest power of two ≤ n
+    slopes = _power_of_two_slopes(power)
+    if power < n_heads:
+        slopes += _power_of_two_slopes(2 * power)[0::2][: n_heads - power]
+    return np.array(slopes, dtype=np.float64)

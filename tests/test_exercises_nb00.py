@@ -1,6 +1,10 @@
 """The warm-up checker of notebook 00 accepts d/2 and explains the two typical mistakes."""
 
+from exercise_contract import printed_solution_test
+
 from pe_utils.exercises import nb00
+
+test_printed_solution_is_accepted = printed_solution_test([nb00.pairs_in_encoding])
 
 
 def test_reference_answer_is_accepted():
@@ -25,5 +29,12 @@ def test_last_index_instead_of_count_is_explained():
 def test_other_answers_get_a_generic_explanation():
     assert not nb00.pairs_in_encoding.check(5)
     assert not nb00.pairs_in_encoding.check("four")
+
+
+def test_text_and_booleans_are_refused_with_what_was_expected():
+    for answer in ("4", True, None, 4 + 0j):
+        result = nb00.pairs_in_encoding.check(answer)
+        assert not result
+        assert "Expected a number" in result.message
 
 

@@ -23,7 +23,13 @@ def _attention_loop(X, W_q, W_k, W_v):
 
 
 test_printed_solution_is_accepted = printed_solution_test(
-    [nb01.reverse_order, nb01.compose_orders, nb01.pooled_output, nb01.sum_over_tokens]
+    [
+        nb01.reverse_order,
+        nb01.compose_orders,
+        nb01.pooled_output,
+        nb01.sum_over_tokens,
+        nb01.causal_unchanged_positions,
+    ]
 )
 
 
@@ -137,6 +143,20 @@ def test_pooled_output_explains_causal_mask():
     assert "causal mask" in result.message
 
 
+def test_pooled_output_accepts_the_four_decimals_numpy_prints():
+    X, P, weights = _pooled_inputs()
+    exact = _attention_loop(P @ X, *weights).mean(axis=0)
+    assert nb01.pooled_output.check(np.round(exact, 4))
+    assert nb01.pooled_output.check([float(f"{value:.4f}") for value in exact])
+
+
+def test_pooled_output_asks_for_more_digits_when_rounded_further():
+    X, P, weights = _pooled_inputs()
+    result = nb01.pooled_output.check(np.round(_attention_loop(P @ X, *weights).mean(axis=0), 2))
+    assert not result
+    assert "more digits" in result.message
+
+
 def test_pooled_output_wrong_axis_names_shape():
     X, P, weights = _pooled_inputs()
     result = nb01.pooled_output.check(_attention_loop(P @ X, *weights).mean(axis=1))
@@ -164,3 +184,39 @@ def test_sum_over_tokens_explains_mistakes(answer, phrase):
 
 def test_sum_over_tokens_rejects_non_string():
     assert not nb01.sum_over_tokens.check(1)
+
+
+# causal_unchanged_positions ------------------------------------------------------
+
+
+def _causal_loop(X, W_q, W_k, W_v):
+    """Causal attention written as a loop: row r attends to rows 0 … r only."""
+    return np.array([_attention_loop(X[: r + 1], W_q, W_k, W_v)[r] for r in range(len(X))])
+
+
+def test_causal_unchanged_positions_accepts_the_positions_found_by_a_loop():
+    X = token_embeddings(["a", "b", "c", "d", "e"], 6)
+    weights = fixed_weights(6)
+    before = _causal_loop(X, *weights)
+    after = _causal_loop(permutation_matrix([0, 2, 1, 3, 4]) @ X, *weights)
+    unchanged = [r for r in range(5) if np.allclose(before[r], after[r], atol=1e-12)]
+    assert unchanged == [0, 3, 4]
+    assert nb01.causal_unchanged_positions.check(unchanged)
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        ([3, 4], "Position 0 keeps its token"),
+        ([0, 1, 2, 3, 4], "Without a mask"),
+        ([1, 2], "whose tokens moved"),
+        ([0], "Positions 3 and 4"),
+        ([0, 3], "Position 4 keeps"),
+        ([0, 4], "Position 3 keeps"),
+        ([4, 0, 3], "increasing order"),
+    ],
+)
+def test_causal_unchanged_positions_explains_mistakes(answer, phrase):
+    result = nb01.causal_unchanged_positions.check(answer)
+    assert not result
+    assert phrase in result.message

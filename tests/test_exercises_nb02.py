@@ -115,4 +115,10 @@ def test_angle_from_pair_explains_mistakes(answer, phrase):
 def test_angle_from_pair_degrees_are_wrong():
     result = nb02.angle_from_pair.check(lambda s, c: np.degrees(np.arctan2(s, c)) % 360)
     assert not result
-    assert "wrong result" in result.message
+    assert "degrees" in result.message and "radians" in result.message
+
+
+def test_angle_from_pair_reports_a_scalar_only_function_as_its_own_error():
+    result = nb02.angle_from_pair.check(lambda s, c: math.atan2(s, c) % (2 * math.pi))
+    assert not result
+    assert "Your function raised TypeError" in result.message

@@ -224,9 +224,10 @@ def _digits_close(read: Any, target: Target, rules: _Rules) -> bool:
             return False  # a single digit such as 0.2 is too few to call close
         units[:] = 10.0**-decimals
     else:
+        whole_target = target.ravel() == np.round(target.ravel())
         for index, ((digits, exponent), value) in enumerate(zip(infos, flat, strict=True)):
-            if value == 0:
-                continue
+            if value == 0 or whole_target[index]:
+                continue  # a whole number for a whole-number answer is exact or wrong: 1000 is not 1024
             if digits >= 2:
                 units[index] = 10.0**exponent
             elif exponent >= 1:  # 1000: its trailing zeros may be significant (read as 1.0e3)

@@ -14,7 +14,13 @@ import numpy as np
 from ..attention import fixed_weights, permutation_matrix, self_attention, token_embeddings
 from . import Exercise, FunctionExercise
 
-__all__ = ["compose_orders", "pooled_output", "reverse_order", "sum_over_tokens"]
+__all__ = [
+    "causal_unchanged_positions",
+    "compose_orders",
+    "pooled_output",
+    "reverse_order",
+    "sum_over_tokens",
+]
 
 reverse_order = Exercise(
     "A matrix X has 5 rows. Give the order array for which permutation_matrix(order) @ X "
@@ -113,8 +119,9 @@ pooled_output = Exercise(
     "Let X = token_embeddings(['a', 'b', 'c', 'd', 'e'], 6), "
     "W_q, W_k, W_v = fixed_weights(6, d_v=3) and P = permutation_matrix([4, 2, 0, 3, 1]). "
     "What is the mean over tokens of self_attention(P @ X, W_q, W_k, W_v)? "
-    "(An array of 3 numbers.)",
+    "(An array of 3 numbers; give at least four decimals, as NumPy prints them here.)",
     _pooled_reference,
+    printed_decimals=4,
     hint=(
         "Compute the output (5 rows, 3 columns) and average over the tokens, i.e. over the rows: "
         "axis=0. Then compare with the same mean for X itself."
@@ -162,6 +169,71 @@ sum_over_tokens = Exercise(
         (
             "neither",
             "Try it: X.sum(axis=0) and (P @ X).sum(axis=0) are equal for every permutation P.",
+        ),
+    ],
+)
+
+_CAUSAL_ORDER = [0, 2, 1, 3, 4]
+
+
+def _causal_unchanged_reference() -> np.ndarray:
+    # Computed, not typed: the positions whose causal output is the same after reordering.
+    X = token_embeddings(["a", "b", "c", "d", "e"], 6)
+    W_q, W_k, W_v = fixed_weights(6)
+    before = self_attention(X, W_q, W_k, W_v, causal=True)
+    after = self_attention(permutation_matrix(_CAUSAL_ORDER) @ X, W_q, W_k, W_v, causal=True)
+    return np.flatnonzero(np.isclose(before, after, atol=1e-12).all(axis=1))
+
+
+causal_unchanged_positions = Exercise(
+    "Five different tokens pass through one causal self-attention layer, then the same tokens "
+    "reordered by order = [0, 2, 1, 3, 4] (the tokens at positions 1 and 2 swap). At which "
+    "positions is the output the same as before? Give the positions in increasing order.",
+    _causal_unchanged_reference,
+    hint=(
+        "Output r depends on the token at r and on the multiset of tokens at 0 … r. For each r, "
+        "ask: is the token at r the same, and are the tokens at 0 … r the same ones?"
+    ),
+    solution=(
+        "answer = np.array([0, 3, 4])\n"
+        "# r = 0: same token, it sees only itself. r = 1, 2: a different token stands there.\n"
+        "# r = 3, 4: same token, and 0 … r hold the same tokens, only in another order.\n"
+        "# Check: compare self_attention(X, …, causal=True) with the output for P @ X, row by row."
+    ),
+    mistakes=[
+        (
+            np.array([3, 4]),
+            "Position 0 keeps its token, and with a mask it sees only itself: its output does "
+            "not change either.",
+        ),
+        (
+            np.array([0, 1, 2, 3, 4]),
+            "Without a mask every output would only move with its token. With the mask, "
+            "positions 1 and 2 now hold other tokens that see other prefixes, so their "
+            "outputs change.",
+        ),
+        (
+            np.array([1, 2]),
+            "Those are the positions whose tokens moved. The question asks where the output "
+            "stays the same.",
+        ),
+        (
+            np.array([0]),
+            "Positions 3 and 4 keep their tokens, and the tokens at 0 … r are the same ones in "
+            "another order: a sum over j ≤ r does not depend on that order.",
+        ),
+        (
+            np.array([0, 4]),
+            "Position 3 keeps its token too, and positions 0 … 3 hold the same tokens as before, "
+            "only in another order.",
+        ),
+        (
+            np.array([0, 3]),
+            "Position 4 keeps its token too, and it sees all five tokens, as before.",
+        ),
+        *(
+            (np.array(shuffled), "Right positions, but give them in increasing order.")
+            for shuffled in ([0, 4, 3], [3, 0, 4], [3, 4, 0], [4, 0, 3], [4, 3, 0])
         ),
     ],
 )

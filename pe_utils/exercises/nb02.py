@@ -116,6 +116,11 @@ angle_from_pair = FunctionExercise(
             "with np.mod(θ, 2 * np.pi).",
         ),
         (
+            lambda s, c: np.degrees(np.mod(np.arctan2(s, c), 2 * np.pi)),
+            "That is the angle in degrees. The course measures angles in radians, θ in [0, 2π): "
+            "leave out np.degrees.",
+        ),
+        (
             lambda s, c: np.mod(np.arctan2(c, s), 2 * np.pi),
             "The arguments are swapped: np.arctan2 takes y (the sine) first, then x (the cosine).",
         ),
