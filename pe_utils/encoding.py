@@ -277,8 +277,9 @@ def sinusoidal_pe(
         ``"direct"`` evaluates sin and cos at every entry; ``"rotation"``
         builds the table from about ``2√n`` anchor and offset rows by the
         rotation identity of notebook 04 (angle addition, ``p = a·B + b``),
-        several times faster and within twice the direct formula's rounding
-        error; ``"auto"`` picks ``"rotation"`` unless the table is tiny
+        with far fewer calls to sin and cos (usually faster for large tables;
+        ``make bench`` measures it) and at most twice the direct formula's
+        rounding error (tests/test_builders.py); ``"auto"`` picks ``"rotation"`` unless the table is tiny
         (fewer than 16 rows or 2^14 entries), where ``"direct"`` is faster.
 
     Returns

@@ -33,6 +33,7 @@ def test_printed_pe_row_solution_is_accepted():
     namespace = {"np": np}
     exec(nb03.pe_row._solution, namespace)
     assert nb03.pe_row.check(namespace["pe_row"])
+    assert nb03.pe_row.check(namespace["answer"])  # the solution sets answer too
 
 
 # --- wavelength_of_last_pair ---------------------------------------------------
@@ -68,7 +69,7 @@ def test_wavelength_explains_mistakes(answer, phrase):
 def test_wavelength_unrecognised_answer():
     result = nb03.wavelength_of_last_pair.check(12345.0)
     assert not result
-    assert "try hint()" in result.message
+    assert "try hint()" in result.message.lower()
 
 
 # --- pe_row ----------------------------------------------------------------------
@@ -118,6 +119,15 @@ def degrees(p, d):
     return np.array(row)
 
 
+def one_frequency_per_column(p, d):
+    # slip (b) of notebook 03: column j gets 10000^(−j/d), j the dimension index
+    row = []
+    for j in range(d):
+        angle = p * 10000.0 ** (-j / d)
+        row.append(math.sin(angle) if j % 2 == 0 else math.cos(angle))
+    return np.array(row)
+
+
 def from_one(p, d):
     return row_by_hand(p + 1, d)
 
@@ -134,6 +144,7 @@ def concatenated(p, d):
         (next_pair, "off by one pair"),
         (dimension_index, "exponent is −i/d"),
         (degrees, "treated as degrees"),
+        (one_frequency_per_column, "cosines have their own frequencies"),
         (from_one, "positions start at 0"),
         (concatenated, "concatenated layout"),
     ],

@@ -142,6 +142,7 @@ def test_block_angle_matches_the_matrix_entries():
         (7 * 10**-0.75, "exponent is −i/d"),  # 10000^(−3/16)
         (7 * 10**-3.0, "dimension index 2i"),  # 10000^(−12/16)
         (10**-1.5, "angle for one step"),
+        (-ANGLE, "Mind the sign"),
     ],
 )
 def test_block_angle_explains_mistakes(answer, phrase):

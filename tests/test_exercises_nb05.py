@@ -27,7 +27,7 @@ def first_rise_by_hand(d_model, base):
 
 # The code that solution() prints, run with np and pe_utils in scope, passes check().
 test_printed_solution_is_accepted = printed_solution_test(
-    [nb05.squared_norm, nb05.squared_distance, nb05.first_rise], ["answer", "dist2", "answer"]
+    [nb05.squared_norm, nb05.squared_distance, nb05.first_rise]
 )
 
 
@@ -113,8 +113,11 @@ def test_squared_distance_does_not_depend_on_the_start():
             "degrees",
         ),
         (lambda k, d, b: d - 2 * sum(math.cos(k * b ** (-i / d)) for i in range(d // 2)), "−2i/d"),
+        (lambda k, d, b: [2 - 2 * math.cos(k * b ** (-2 * i / d)) for i in range(d // 2)], "add the terms"),
     ],
-    ids=["dot-product", "not-squared", "cross-term-once", "one-norm", "degrees", "dimension-index"],
+    ids=[
+        "dot-product", "not-squared", "cross-term-once", "one-norm", "degrees", "dimension-index", "per-pair",
+    ],
 )
 def test_squared_distance_explains_mistakes(wrong, phrase):
     result = nb05.squared_distance.check(wrong)
@@ -160,3 +163,15 @@ def test_first_rise_explains_value_instead_of_offset():
     assert not result
     assert "asks for the offset k" in result.message
 
+
+
+def test_squared_distance_solution_defines_answer():
+    # the printed solution ends with the line that hands the function to check()
+    assert nb05.squared_distance._solution.rstrip().splitlines()[-1] == "answer = dist2"
+
+
+@pytest.mark.parametrize("answer", [None, "256", True, 256 + 0j, [256], {256}])
+def test_squared_norm_refuses_malformed_answers_with_a_message(answer):
+    result = nb05.squared_norm.check(answer)
+    assert not result
+    assert "Expected a" in result.message

@@ -33,6 +33,9 @@ def test_angle_reference_and_mistakes():
     reference = math.degrees(math.acos(scaled / math.hypot(scaled, pe)))
     assert nb06.angle_after_scaling.check(reference)
     assert nb06.angle_after_scaling.check(35.26)  # two decimals are enough
+    assert nb06.angle_after_scaling.check(35.3)  # as notebook 06 prints it
+    assert not nb06.angle_after_scaling.check(35.2)
+    assert not nb06.angle_after_scaling.check(35.4)
     unscaled = math.degrees(math.acos(1.0 / math.hypot(1.0, pe)))
     assert "without the √d" in nb06.angle_after_scaling.check(unscaled).message
     assert "radians" in nb06.angle_after_scaling.check(math.radians(reference)).message
@@ -67,3 +70,14 @@ def test_changed_tokens_reference_and_mistakes():
     assert "attends to them" in nb06.changed_tokens.check(2).message
     assert "Without PE" in nb06.changed_tokens.check(0).message
     assert "stayed change" in nb06.changed_tokens.check(4).message
+
+
+def test_changed_tokens_question_names_the_weights_it_is_about():
+    assert "fixed_weights(8)" in nb06.changed_tokens.question
+
+
+def test_malformed_answers_get_a_message_not_an_error():
+    for exercise in (nb06.pe_norm, nb06.angle_after_scaling, nb06.changed_tokens):
+        for answer in (None, "35.3", True, 35.3 + 0j, [6], {6}, print):
+            result = exercise.check(answer)
+            assert not result and "Expected a" in result.message

@@ -161,3 +161,20 @@ def test_missing_readme_markers_and_title_are_errors(course, capsys):
     nbformat.write(new_notebook(cells=[new_markdown_cell("no title")]), course / "04_bad.ipynb")
     with pytest.raises(ValueError, match="04_bad.ipynb: no '# ' title"):
         run(course)
+
+
+def test_a_long_contents_list_is_split_into_slides_that_fit(course):
+    for number in range(3, 10):
+        write_notebook(course / f"{number:02d}_idea.ipynb", f"Idea {number}", f"Idea number {number}.")
+    run(course)
+    cells = nbformat.read(course / "00_contents.ipynb", as_version=4).cells
+    lists = [cell for cell in cells if navigation.is_generated(cell, navigation.CONTENTS_MARKER)]
+    assert [cell.source.count("\n- [") + cell.source.startswith("- [") for cell in lists] == [4, 4, 1]
+    assert [cell.metadata.get("slideshow", {}).get("slide_type") for cell in lists[1:]] == ["subslide"] * 2
+    assert "09_idea.ipynb" in lists[-1].source and "00_contents" not in lists[0].source
+    assert run(course, "--check") == 0
+    (course / "09_idea.ipynb").unlink()  # one notebook fewer: the third cell goes
+    assert run(course, "--check") == 1
+    run(course)
+    cells = nbformat.read(course / "00_contents.ipynb", as_version=4).cells
+    assert sum(navigation.is_generated(cell, navigation.CONTENTS_MARKER) for cell in cells) == 2

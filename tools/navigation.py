@@ -43,6 +43,10 @@ NAV_IDS = ("nav-top", "nav-bottom")
 NOTEBOOK_PATTERN = re.compile(r"^(\d\d)_[A-Za-z0-9_]+\.ipynb$")
 #: Metadata of a generated cell: skipped in slides, not editable by accident in JupyterLab.
 GENERATED_METADATA = {"slideshow": {"slide_type": "skip"}, "editable": False}
+#: Notebooks per generated contents cell: each cell is one slide at 1280×720.
+CONTENTS_PER_SLIDE = 4
+#: Metadata of the contents cells after the first: each is a sub-slide.
+CONTENTS_CONTINUED_METADATA = {"slideshow": {"slide_type": "subslide"}, "editable": False}
 
 
 @dataclass(frozen=True)
@@ -161,8 +165,14 @@ def contents_list(entries: list[Entry], prefix: str = "", *, include_contents: b
     return "\n".join(lines)
 
 
-def contents_cell(entries: list[Entry]) -> str:
-    return f"{CONTENTS_MARKER}\n{contents_list(entries)}"
+def contents_cells(entries: list[Entry]) -> list[str]:
+    """The contents list split into cells of at most ``CONTENTS_PER_SLIDE`` notebooks each, so
+    that each fits one slide (the first stays on the slide of its heading, the others are
+    sub-slides)."""
+    listed = [entry for entry in entries if entry.number != "00"]
+    size = CONTENTS_PER_SLIDE
+    chunks = [listed[start : start + size] for start in range(0, len(listed), size)]
+    return [f"{CONTENTS_MARKER}\n{contents_list(chunk)}" for chunk in chunks or [[]]]
 
 
 def readme_block(entries: list[Entry], readme: Path, folder: Path) -> str:
@@ -173,13 +183,36 @@ def readme_block(entries: list[Entry], readme: Path, folder: Path) -> str:
 # ---- applying them ---------------------------------------------------------------------
 
 
-def _generated_cell(notebook: nbformat.NotebookNode, source: str, cell_id: str) -> nbformat.NotebookNode:
-    cell = nbformat.v4.new_markdown_cell(source, metadata=GENERATED_METADATA)
+def _generated_cell(
+    notebook: nbformat.NotebookNode, source: str, cell_id: str, metadata: dict = GENERATED_METADATA
+) -> nbformat.NotebookNode:
+    cell = nbformat.v4.new_markdown_cell(source, metadata=dict(metadata))
     if (notebook.nbformat, notebook.nbformat_minor) >= (4, 5):
         cell["id"] = cell_id  # fixed ids: a re-run rewrites nothing
     else:
         cell.pop("id", None)  # nbformat 4.4 and older have no cell ids
     return cell
+
+
+def _with_contents(
+    notebook: nbformat.NotebookNode, body: list, entries: list[Entry], stale: list[str]
+) -> list:
+    """``body`` with its run of contents cells replaced by ``contents_cells`` (if it has one)."""
+    where = [index for index, cell in enumerate(body) if is_generated(cell, CONTENTS_MARKER)]
+    if not where:
+        return body
+    first, last = where[0], where[-1]
+    old = body[first : last + 1]
+    sources = contents_cells(entries)
+    if len(where) != last - first + 1 or [cell.source for cell in old] != sources or any(
+        cell.get("metadata", {}) != CONTENTS_CONTINUED_METADATA for cell in old[1:]
+    ):
+        stale.append("contents list is stale")
+    old[0].source = sources[0]  # the first cell keeps its place on the slide of its heading
+    new = [old[0]]
+    for number, source in enumerate(sources[1:], start=2):
+        new.append(_generated_cell(notebook, source, f"contents-{number}", CONTENTS_CONTINUED_METADATA))
+    return [*body[:first], *new, *body[last + 1 :]]
 
 
 def updated_notebook(notebook: nbformat.NotebookNode, entries: list[Entry], index: int) -> list[str]:
@@ -196,12 +229,7 @@ def updated_notebook(notebook: nbformat.NotebookNode, entries: list[Entry], inde
                 stale.append(f"navigation line not at the {where}")
             elif cell.source != line or cell.get("metadata", {}) != GENERATED_METADATA:
                 stale.append(f"navigation line at the {where} is stale")
-    for cell in body:
-        if is_generated(cell, CONTENTS_MARKER):
-            source = contents_cell(entries)
-            if cell.source != source:
-                stale.append("contents list is stale")
-                cell.source = source
+    body = _with_contents(notebook, body, entries, stale)
     top, bottom = (_generated_cell(notebook, line, cell_id) for cell_id in NAV_IDS)
     notebook.cells = [top, *body, bottom]
     return stale

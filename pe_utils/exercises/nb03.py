@@ -110,6 +110,12 @@ def _dimension_index_row(p: float, d: int) -> np.ndarray:
     return _interleave(np.sin(angles), np.cos(angles))
 
 
+def _per_column_row(p: float, d: int) -> np.ndarray:
+    """One frequency per column: ``base^(−j/d)`` with the dimension index ``j``."""
+    angles = p * BASE ** (-np.arange(d, dtype=np.float64) / d)
+    return np.where(np.arange(d) % 2 == 0, np.sin(angles), np.cos(angles))
+
+
 def _degrees_row(p: float, d: int) -> np.ndarray:
     angles = np.deg2rad(p * _omega(d))
     return _interleave(np.sin(angles), np.cos(angles))
@@ -145,6 +151,7 @@ pe_row = FunctionExercise(
         "    row[0::2] = np.sin(p * omega)\n"
         "    row[1::2] = np.cos(p * omega)\n"
         "    return row\n"
+        "answer = pe_row\n"
         "# check: pe_utils.encode_positions(p, d)"
     ),
     mistakes=[
@@ -162,6 +169,12 @@ pe_row = FunctionExercise(
             _dimension_index_row,
             "Your exponent is −i/d. With i the pair index it is −2i/d "
             "(equivalently −j/d with j = 2i the even dimension).",
+        ),
+        (
+            _per_column_row,
+            "Your cosines have their own frequencies: column 2i+1 uses 10000^(−(2i+1)/d). "
+            "Both entries of pair i share one frequency, ω_i = 10000^(−2i/d), so that "
+            "each pair is a point on a circle.",
         ),
         (
             _degrees_row,

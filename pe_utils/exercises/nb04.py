@@ -191,6 +191,11 @@ block_angle = Exercise(
             _angle(1, ANGLE_PAIR, ANGLE_D),
             "That is ω_i, the angle for one step. The block of T_k rotates by k ω_i.",
         ),
+        (
+            -_angle(ANGLE_K, ANGLE_PAIR, ANGLE_D),
+            "Mind the sign: with k = 7 the shift is forward, and the block R(θ) of T_k "
+            "turns by θ = +k ω_i.",
+        ),
     ],
     rtol=1e-3,  # accepts four significant digits; the nearest mistake is 25 % away
 )

@@ -88,6 +88,10 @@ def _degrees(k: float, d_model: int, base: float) -> float:
     return d_model - 2.0 * float(np.sum(np.cos(np.deg2rad(k * _omega(d_model, base)))))
 
 
+def _per_pair(k: float, d_model: int, base: float) -> np.ndarray:
+    return 2.0 - 2.0 * np.cos(k * _omega(d_model, base))
+
+
 def _dimension_index(k: float, d_model: int, base: float) -> float:
     return d_model - 2.0 * float(np.sum(np.cos(k * _omega(d_model, base, exponent_scale=1.0))))
 
@@ -116,7 +120,9 @@ squared_distance = FunctionExercise(
         "def dist2(k, d_model, base):\n"
         "    i = np.arange(d_model // 2)\n"
         "    omega = base ** (-2 * i / d_model)\n"
-        "    return float(d_model - 2 * np.sum(np.cos(k * omega)))   # d/2 + d/2 − 2 f(k)"
+        "    return float(d_model - 2 * np.sum(np.cos(k * omega)))   # d/2 + d/2 − 2 f(k)\n"
+        "\n"
+        "answer = dist2"
     ),
     mistakes=[
         (
@@ -139,6 +145,11 @@ squared_distance = FunctionExercise(
         (
             _degrees,
             "Your angles were treated as degrees. k ω_i is in radians: use np.cos on it directly.",
+        ),
+        (
+            _per_pair,
+            "That is one term per pair, 2 − 2 cos(k ω_i). The squared distance is one number: "
+            "add the terms up.",
         ),
         (
             _dimension_index,
