@@ -175,3 +175,47 @@ def encode_with_angle_dtype(
         table[..., sine_cols] = np.sin(angles)
         table[..., cosine_cols] = np.cos(angles)
     return table
+
+
+#: bfloat16 keeps 8 significant bits (7 stored) and float32's exponent range.
+BFLOAT16_SIGNIFICANT_BITS: int = 8
+#: Largest finite bfloat16, ``(2 − 2⁻⁷)·2¹²⁷``; smallest positive (subnormal) one, ``2⁻¹³³``.
+BFLOAT16_MAX: float = (2.0 - 2.0**-7) * 2.0**127
+BFLOAT16_TINY: float = 2.0**-133
+
+
+def round_to_bfloat16(values: Any) -> np.ndarray:
+    """Round each value to the nearest bfloat16 (ties to even); return them as float64.
+
+    NumPy has float16 but no bfloat16, so this emulates it: a bfloat16 has
+    float32's exponent range and 8 significant bits, so near ``x`` (with
+    ``2^e ≤ |x| < 2^(e+1)``) its numbers are ``2^(e−7)`` apart (never less
+    than ``2⁻¹³³``, the subnormal spacing). The value is rounded once, straight
+    from float64, to the nearest multiple of that spacing, ties to the even
+    multiple, as hardware does; beyond ``BFLOAT16_MAX`` (after rounding) it
+    becomes ±infinity. NaN and ±infinity pass through. Every result is an exact
+    bfloat16 value held in a float64. For example integers are exact up to
+    ``2⁸ = 256``; ``257 → 256``, and ``8190`` and ``8191`` both give ``8192``.
+    Introduced in notebook 08.
+
+    Parameters
+    ----------
+    values : array_like of real numbers
+        Any shape.
+
+    Returns
+    -------
+    np.ndarray
+        Float64 array of the shape of ``values``.
+    """
+    from ._checks import check_real_array  # imported here: this block was appended in notebook 08's round
+
+    array = check_real_array(values, "values")
+    check_table_size(array.shape, np.float64, name="rounded values")
+    with np.errstate(over="ignore", invalid="ignore"):
+        _, exponent = np.frexp(array)  # |x| = m·2^exponent with 0.5 ≤ m < 1
+        spacing = np.ldexp(1.0, np.maximum(exponent - BFLOAT16_SIGNIFICANT_BITS, -133))
+        rounded = np.rint(array / spacing) * spacing  # exact division and product: one rounding
+        rounded = np.where(np.abs(rounded) > BFLOAT16_MAX, np.copysign(np.inf, array), rounded)
+        rounded = np.where(np.isfinite(array), rounded, array)
+    return rounded.astype(np.float64, copy=False)

@@ -1,0 +1,131 @@
+"""Exercises of notebook 08: RoPE, its sign, its layouts and bfloat16 positions.
+
+Usage::
+
+    from pe_utils.exercises import nb08
+    answer = ...
+    nb08.rope_offset.check(answer)
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import Exercise, FunctionExercise
+
+# --- 1. the offset the score sees ------------------------------------------------
+
+ROPE_P, ROPE_Q = 3, 10
+
+rope_offset = Exercise(
+    question=(
+        f"With the libraries' rotation R (counter-clockwise), the query at p = {ROPE_P} is rotated "
+        f"by R_p and the key at q = {ROPE_Q} by R_q. Their score (R_p a)·(R_q b) equals a·R_k b. "
+        "What is k? Give a number."
+    ),
+    expected=ROPE_Q - ROPE_P,
+    hint="(R_p a)·(R_q b) = a·R_pᵀ R_q b, and R_pᵀ = R_{−p}, R_s R_t = R_{s+t}.",
+    solution=f"answer = {ROPE_Q} - {ROPE_P}   # R_pᵀ R_q = R_(−p) R_q = R_(q − p)",
+    mistakes=[
+        (
+            ROPE_P - ROPE_Q,
+            "That is the offset in notebook 04's form: R_k = T_{−k}, so the score is a·T_{p−q} b. "
+            "In terms of R it is a·R_{q−p} b.",
+        ),
+        (ROPE_P + ROPE_Q, "R_pᵀ undoes the rotation by p: R_pᵀ = R_{−p}, so the angles subtract."),
+    ],
+    rtol=0.0,
+    atol=1e-6,  # whole numbers: any float within 1e-6 of it is the same answer
+)
+
+# --- 2. a position stored in bfloat16 --------------------------------------------
+
+BF16_POSITION = 3001
+
+bfloat16_position = Exercise(
+    question=(
+        f"A position p = {BF16_POSITION} is stored in bfloat16 (8 significant bits, round to "
+        "nearest, ties to even). Which number is stored? Give a number."
+    ),
+    expected=3008.0,
+    hint=(
+        "2¹¹ = 2048 ≤ 3001 < 4096 = 2¹², and bfloat16 keeps 8 significant bits, so the "
+        "neighbouring bfloat16 numbers there are 2^(11 − 7) = 16 apart. Which multiple of 16 is nearest?"
+    ),
+    solution=(
+        "answer = 16 * round(3001 / 16)   # 3001 / 16 = 187.56…, so 188 · 16\n"
+        "# check: pe_utils.round_to_bfloat16(3001)"
+    ),
+    mistakes=[
+        (3001.0, "3001 needs 12 significant bits (101110111001 in binary); bfloat16 keeps only 8."),
+        (2992.0, "That cuts the extra bits off (rounds down). bfloat16 rounds to the nearest number: 3008."),
+        (
+            3000.0,
+            "That is what float16 stores (11 significant bits, numbers 2 apart there). bfloat16 keeps 8.",
+        ),
+    ],
+    rtol=0.0,
+    atol=1e-6,  # whole numbers: any float within 1e-6 of it is the same answer
+)
+
+# --- 3. rotate_half ---------------------------------------------------------------
+
+
+def _rotate_half(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    half = x.shape[-1] // 2
+    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+
+
+def _rotate_half_clockwise(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    half = x.shape[-1] // 2
+    return np.concatenate([x[..., half:], -x[..., :half]], axis=-1)
+
+
+def _rotate_every_two(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    return np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
+
+
+def _no_minus(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    half = x.shape[-1] // 2
+    return np.concatenate([x[..., half:], x[..., :half]], axis=-1)
+
+
+rotate_half = FunctionExercise(
+    question=(
+        "Write rotate_half(x) as GPT-NeoX and Hugging Face define it: x has shape (..., d) with d "
+        "even; split the last axis into halves x1 = x[..., :d/2] and x2 = x[..., d/2:]. "
+        "x·cos + rotate_half(x)·sin must turn each pair (x[i], x[i + d/2]) counter-clockwise."
+    ),
+    reference=_rotate_half,
+    cases=[
+        (np.arange(1.0, 7.0),),
+        (np.arange(1.0, 17.0).reshape(2, 8),),
+        (np.array([[[0.5, -2.0, 3.0, 4.5]]]),),
+    ],
+    hint=(
+        "A counter-clockwise quarter turn sends (u, v) to (−v, u). The pair is (x1[j], x2[j]), "
+        "so the first half of the result is −x2 and the second half is x1."
+    ),
+    solution=(
+        "def rotate_half(x):\n"
+        "    half = x.shape[-1] // 2\n"
+        "    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)"
+    ),
+    mistakes=[
+        (
+            _rotate_half_clockwise,
+            "The signs are swapped: (x2, −x1) turns each pair clockwise, so the score would see "
+            "p − q instead of q − p.",
+        ),
+        (
+            _rotate_every_two,
+            "That is GPT-J's rotate_every_two, for interleaved pairs (2i, 2i+1). rotate_half pairs "
+            "dimension i with i + d/2.",
+        ),
+        (_no_minus, "The halves are swapped but no sign changed: that is a reflection, not a rotation."),
+    ],
+)
