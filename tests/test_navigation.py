@@ -178,3 +178,23 @@ def test_a_long_contents_list_is_split_into_slides_that_fit(course):
     run(course)
     cells = nbformat.read(course / "00_contents.ipynb", as_version=4).cells
     assert sum(navigation.is_generated(cell, navigation.CONTENTS_MARKER) for cell in cells) == 2
+
+
+def test_the_readme_repeats_the_questions_of_the_contents_notebook(course):
+    readme = course.parent / "README.md"
+    readme.write_text(README + "\n## Questions\n\n<!-- questions:start -->\n<!-- questions:end -->\n")
+    path = course / "00_contents.ipynb"
+    notebook = nbformat.read(path, as_version=4)
+    notebook.cells.insert(2, new_markdown_cell(
+        "<!-- questions -->\n**Why a circle?** See [01](01_first.ipynb#1.-Idea) and [web](https://example.org)."
+    ))
+    nbformat.write(notebook, path)
+    assert run(course, "--check") == 1
+    run(course)
+    text = readme.read_text()
+    assert "**Why a circle?** See [01](notebooks/01_first.ipynb#1.-Idea) and [web](https://example.org)." in text
+    assert "<!-- questions -->" not in text
+    assert run(course, "--check") == 0
+    notebook.cells[2].source += " Edited."
+    nbformat.write(notebook, path)
+    assert run(course, "--check") == 1  # the README copy is now stale

@@ -13,7 +13,10 @@ the start of its cell, so a re-run replaces it instead of adding another copy:
   "← previous · Contents · next →" of relative links;
 - ``<!-- contents -->``: in any notebook that has such a cell (``00_contents``), the
   list of notebooks with their titles and one-line summaries;
-- the README's list between ``<!-- contents:start -->`` and ``<!-- contents:end -->``.
+- the README's list between ``<!-- contents:start -->`` and ``<!-- contents:end -->``;
+- the README's "Questions learners ask" between ``<!-- questions:start -->`` and
+  ``<!-- questions:end -->``: a copy of the cells of ``00_contents`` that start with
+  ``<!-- questions -->`` (written by hand there), with notebook links made relative to the README.
 
 A notebook's title is its first ``# `` heading (a leading "NN —" is dropped); its
 summary is ``metadata["course"]["summary"]`` when set, otherwise the first sentence of
@@ -39,6 +42,10 @@ NAV_MARKER = "<!-- nav -->"
 CONTENTS_MARKER = "<!-- contents -->"
 README_START = "<!-- contents:start -->"
 README_END = "<!-- contents:end -->"
+#: Hand-written cells of ``00_contents`` that the README repeats ("Questions learners ask").
+QUESTIONS_MARKER = "<!-- questions -->"
+QUESTIONS_START = "<!-- questions:start -->"
+QUESTIONS_END = "<!-- questions:end -->"
 NAV_IDS = ("nav-top", "nav-bottom")
 NOTEBOOK_PATTERN = re.compile(r"^(\d\d)_[A-Za-z0-9_]+\.ipynb$")
 #: Metadata of a generated cell: skipped in slides, not editable by accident in JupyterLab.
@@ -175,6 +182,24 @@ def contents_cells(entries: list[Entry]) -> list[str]:
     return [f"{CONTENTS_MARKER}\n{contents_list(chunk)}" for chunk in chunks or [[]]]
 
 
+def questions_text(entries: list[Entry], prefix: str) -> str | None:
+    """The "Questions learners ask" cells of the contents notebook, joined, with every link to a
+    notebook prefixed by ``prefix`` (so that it resolves from the README); ``None`` if it has none."""
+    contents = next((entry for entry in entries if entry.number == "00"), None)
+    if contents is None:
+        return None
+    notebook = nbformat.read(contents.path, as_version=4)
+    blocks = [
+        cell.source.lstrip()[len(QUESTIONS_MARKER) :].strip()
+        for cell in notebook.cells
+        if is_generated(cell, QUESTIONS_MARKER)
+    ]
+    if not blocks:
+        return None
+    text = "\n\n".join(blocks)
+    return re.sub(r"\]\((\d\d_[A-Za-z0-9_]+\.ipynb(?:#[^)]*)?)\)", lambda m: f"]({prefix}{m.group(1)})", text)
+
+
 def readme_block(entries: list[Entry], readme: Path, folder: Path) -> str:
     prefix = Path(folder.resolve()).relative_to(readme.resolve().parent).as_posix() + "/"
     return f"{README_START}\n{contents_list(entries, prefix=prefix, include_contents=True)}\n{README_END}"
@@ -235,13 +260,15 @@ def updated_notebook(notebook: nbformat.NotebookNode, entries: list[Entry], inde
     return stale
 
 
-def updated_readme(text: str, block: str) -> tuple[str, list[str]]:
-    """The README text with ``block`` between the markers; and what was stale."""
-    pattern = re.compile(re.escape(README_START) + r".*?" + re.escape(README_END), re.DOTALL)
+def updated_readme(
+    text: str, block: str, start: str = README_START, end: str = README_END, what: str = "contents list"
+) -> tuple[str, list[str]]:
+    """The README text with ``block`` between the markers ``start`` … ``end``; and what was stale."""
+    pattern = re.compile(re.escape(start) + r".*?" + re.escape(end), re.DOTALL)
     if not pattern.search(text):
-        return text, [f"markers {README_START} … {README_END} not found"]
+        return text, [f"markers {start} … {end} not found"]
     new_text = pattern.sub(lambda _: block, text, count=1)
-    return new_text, (["contents list is stale"] if new_text != text else [])
+    return new_text, ([f"{what} is stale"] if new_text != text else [])
 
 
 def run(folder: Path, readme: Path | None, check: bool, only: list[Path] | None = None) -> list[str]:
@@ -263,6 +290,14 @@ def run(folder: Path, readme: Path | None, check: bool, only: list[Path] | None 
     if readme is not None and (wanted is None or readme.resolve() in wanted):
         text = readme.read_text(encoding="utf-8")
         new_text, stale = updated_readme(text, readme_block(entries, readme, folder))
+        prefix = Path(folder.resolve()).relative_to(readme.resolve().parent).as_posix() + "/"
+        questions = questions_text(entries, prefix)
+        if questions is not None:
+            block = f"{QUESTIONS_START}\n{questions}\n{QUESTIONS_END}"
+            new_text, stale_questions = updated_readme(
+                new_text, block, QUESTIONS_START, QUESTIONS_END, "questions section"
+            )
+            stale += stale_questions
         problems += [f"{readme.name}: {message}" for message in stale]
         if new_text != text and not check:
             readme.write_text(new_text, encoding="utf-8")
