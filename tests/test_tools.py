@@ -15,6 +15,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 build_site = importlib.import_module("build_site")
 build_slides = importlib.import_module("build_slides")
+run_notebooks = importlib.import_module("run_notebooks")
 workspace = importlib.import_module("workspace")
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -139,6 +140,52 @@ def test_every_cell_has_slideshow_metadata(path):
     assert not missing, f"{path.name}: cells {missing} have no valid metadata['slideshow']['slide_type']"
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_title_and_every_section_have_a_teacher_note(path):
+    problems = run_notebooks.slide_layout_problems(nbformat.read(path, as_version=4))
+    assert not problems, f"{path.name}:\n" + "\n".join(problems)
+
+
+def teacher_note():
+    """A notes cell in the contract's shape."""
+    return new_markdown_cell(
+        '<details class="teacher-note">\n<summary>Teacher\'s note · about 5 min</summary>\n\n'
+        "**Say.** Hello.\n\n</details>",
+        metadata={"slideshow": {"slide_type": "notes"}, "tags": ["teacher-note"]},
+    )
+
+
+def test_slide_layout_problems_name_each_gap():
+    slide = {"slideshow": {"slide_type": "slide"}}
+    good = new_notebook(cells=[new_markdown_cell("# 01 — T", metadata=slide), teacher_note(),
+                               new_markdown_cell("## 1. A", metadata=slide), teacher_note(),
+                               new_markdown_cell("```\n# a comment, not a title\n```", metadata=slide)])
+    assert run_notebooks.slide_layout_problems(good) == []
+    bad = new_notebook(cells=[new_markdown_cell("# 01 — T", metadata=slide),
+                              new_markdown_cell("## 1. A", metadata=slide), teacher_note(),
+                              new_code_cell("1")])
+    problems = run_notebooks.slide_layout_problems(bad)
+    assert len(problems) == 2, problems
+    assert "cell 0, title # '01 — T'" in problems[0] and "cell 3 has no valid" in problems[1]
+
+
+def test_make_outputs_keeps_slide_metadata_and_warns_on_gaps(tmp_path, capsys):
+    cells = [
+        new_markdown_cell("# 01 — Demo", metadata={"slideshow": {"slide_type": "slide"}}),
+        new_code_cell("x = 6 * 7\nprint(x)",
+                      metadata={"slideshow": {"slide_type": "fragment"}, "tags": ["keep-me"]}),
+    ]
+    path = tmp_path / "01_demo.ipynb"
+    nbformat.write(new_notebook(cells=cells), path)
+    assert run_notebooks.main([str(path)]) == 0
+    stored = nbformat.read(path, as_version=4).cells
+    assert stored[0].metadata == {"slideshow": {"slide_type": "slide"}}
+    assert stored[1].metadata == {"slideshow": {"slide_type": "fragment"}, "tags": ["keep-me"]}
+    assert stored[1].outputs[0]["text"] == "42\n"
+    assert "WARNING 01_demo.ipynb: cell 0, title # '01 — Demo', is not followed by a teacher-note cell" in (
+        capsys.readouterr().err)
+
+
 def test_every_notebook_starts_with_a_slide():
     for path in NOTEBOOKS:
         cells = nbformat.read(path, as_version=4).cells
@@ -150,17 +197,22 @@ def test_every_notebook_starts_with_a_slide():
 # ---- the static site ---------------------------------------------------------------------------
 
 
-def test_site_of_the_course_opens_from_disk(tmp_path):
-    index = build_site.build(tmp_path / "site")
-    pages = sorted(p.name for p in (tmp_path / "site").glob("[0-9][0-9]_*.html"))
-    assert pages == [p.stem + ".html" for p in NOTEBOOKS]
-    linked = [t for t in local_targets(index) if t.endswith(".html")]
+# The whole course's site and decks are built once, by tests/test_browser.py, which checks them
+# with assert_course_builds (below) and then in the browser.
+
+
+def assert_course_builds(site, slides, notebooks):
+    """The site and decks built from ``notebooks``: every page, in course order, offline, linked."""
+    pages = sorted(p.name for p in site.glob("[0-9][0-9]_*.html"))
+    assert pages == [p.stem + ".html" for p in notebooks]
+    linked = [t for t in local_targets(site / "index.html") if t.endswith(".html")]
     assert linked == pages, "index.html lists the pages in course order"
-    assert_links_resolve(tmp_path / "site")
-    assert_offline(tmp_path / "site")
-    for path in NOTEBOOKS:  # the generated navigation now points at pages
+    for folder in (site, slides):
+        assert_links_resolve(folder)
+        assert_offline(folder)
+    for path in notebooks:  # the generated navigation now points at pages
         if "<!-- nav -->" in nbformat.read(path, as_version=4).cells[0].source:
-            page = (tmp_path / "site" / (path.stem + ".html")).read_text(encoding="utf-8")
+            page = (site / (path.stem + ".html")).read_text(encoding="utf-8")
             assert 'href="00_contents.html"' in page or path.name.startswith("00_"), path.name
 
 
@@ -194,9 +246,61 @@ def figure_notebook(folder):
                       outputs=[new_output("display_data", png)]),
         new_code_cell("print_a_number()", execution_count=2, metadata={"slideshow": {"slide_type": "-"}},
                       outputs=[new_output("stream", name="stdout", text="2\n")]),
+        new_code_cell("show_the_figure()", execution_count=3, metadata={"slideshow": {"slide_type": "-"}},
+                      outputs=[new_output("display_data", {
+                          "text/html": '<img src="data:image/png;base64,iVBORw0KGgo=" '
+                                       'alt="A described figure.">',
+                          "text/plain": "[figure] A described figure."})]),
     ]
     nbformat.write(new_notebook(cells=cells), folder / "01_figures.ipynb")
     return folder
+
+
+def test_decks_fit_a_projector_and_open_teacher_notes(tmp_path):
+    course = tiny_course(tmp_path / "notebooks")
+    notebook = nbformat.read(course / "01_a.ipynb", as_version=4)
+    notebook.cells.insert(1, teacher_note())
+    nbformat.write(notebook, course / "01_a.ipynb")
+    build_slides.build(tmp_path / "slides", course)
+    deck = (tmp_path / "slides" / "01_a.slides.html").read_text(encoding="utf-8")
+    assert '<details class="teacher-note" open>' in deck, "notes open in the speaker view"
+    assert 'slideNumber: "c/t"' in deck and "center: false" in deck
+    assert "width: 1280" in deck and "height: 720" in deck
+    style = deck[deck.index('<style id="course-slides">'):]
+    assert style.index("</style>") < style.index("</head>")
+    assert deck.index('id="theme"') < deck.index('<style id="course-slides">'), "the course's style wins"
+    assert ".jp-InputPrompt" in style and "pre-wrap" in style
+    site = build_site.build(tmp_path / "site", course).parent / "01_a.html"
+    page = site.read_text(encoding="utf-8")
+    assert '<details class="teacher-note">' in page, "collapsed on the site"
+    assert "details.teacher-note" in page
+
+
+def test_pages_get_alt_text_and_focusable_cells_without_beautifulsoup():
+    page = ('<div class="jp-Cell-inputWrapper"><img src="a.png"><img alt="A dot." src="b.png"></div>'
+            '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"></div>'
+            '<div class="jp-OutputArea-child"></div>')
+    assert build_site.accessible(page) == (
+        '<div class="jp-Cell-inputWrapper" tabindex="0"><img alt="No description has been provided for this '
+        'image" src="a.png"><img alt="A dot." src="b.png"></div>'
+        '<div class="jp-RenderedText jp-OutputArea-output" tabindex="0" data-mime-type="text/plain"></div>'
+        '<div class="jp-OutputArea-child"></div>')
+
+
+def test_open_teacher_notes_touches_only_notes():
+    page = ('<details class="x">a</details><aside class="notes"><details class="teacher-note">'
+            '<summary>s</summary></details></aside><aside class="notes"><details open>b</details></aside>')
+    assert build_slides.open_teacher_notes(page) == (
+        '<details class="x">a</details><aside class="notes"><details class="teacher-note" open>'
+        '<summary>s</summary></details></aside><aside class="notes"><details open>b</details></aside>')
+
+
+def test_build_only_some_decks(tmp_path):
+    course = tiny_course(tmp_path / "notebooks")
+    build_slides.build(tmp_path / "slides", course, only=[course / "02_b.ipynb"])
+    assert sorted(p.name for p in (tmp_path / "slides").glob("0*.html")) == ["02_b.slides.html"]
+    with pytest.raises(ValueError, match="only must name course notebooks"):
+        build_slides.build(tmp_path / "slides", course, only=[tmp_path / "03_c.ipynb"])
 
 
 @pytest.mark.parametrize("hide", [True, False])
@@ -206,6 +310,8 @@ def test_slides_show_figures_without_their_code(tmp_path, hide):
     deck = (tmp_path / "slides" / "01_figures.slides.html").read_text(encoding="utf-8")
     assert "data:image/png;base64,iVBORw0KGgo=" in deck, "the figure stays"
     assert ("draw_the_figure" in deck) is not hide
+    assert ("show_the_figure" in deck) is not hide, "a figure stored as <img> (show_figure) counts too"
+    assert 'alt="A described figure."' in deck
     assert "print_a_number" in deck, "code without a figure stays"
     assert "draw_the_figure" in nbformat.read(course / "01_figures.ipynb", as_version=4).cells[1].source
 

@@ -7,12 +7,19 @@ This is ``make outputs``. Each notebook runs in its own folder with a fresh
 kernel, so execution counts go 1, 2, 3, … with no gaps; per-cell timing
 metadata is not recorded, so a re-run rewrites only what really changed. A
 cell that raises stops the run and nothing is written for that notebook.
+
+Cell metadata (``slideshow.slide_type``, ``tags``) is kept as it is. Before running, each
+notebook's slide layout is checked and every gap is printed as a WARNING (the outputs are
+still stored; ``tests/test_tools.py`` fails on the same gaps): a cell without
+``metadata["slideshow"]["slide_type"]``, or a title (``# ``) or section (``## ``) heading cell
+not followed by its teacher note (a "notes" cell holding ``<details class="teacher-note">``).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import sys
 from pathlib import Path
 
@@ -23,6 +30,52 @@ from nbclient.exceptions import CellExecutionError
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 CELL_TIMEOUT_SECONDS = 300
+SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
+_HEADING = re.compile(r"^(#{1,2}) (.+)$", re.MULTILINE)
+_FENCE = re.compile(r"^(```|~~~).*?^\1", re.MULTILINE | re.DOTALL)
+
+
+def slide_type(cell) -> str | None:
+    """The cell's ``metadata["slideshow"]["slide_type"]``, or None."""
+    return cell.get("metadata", {}).get("slideshow", {}).get("slide_type")
+
+
+def is_teacher_note(cell) -> bool:
+    """A markdown cell of slide type "notes" holding ``<details class="teacher-note">``."""
+    return (
+        cell.cell_type == "markdown"
+        and slide_type(cell) == "notes"
+        and '<details class="teacher-note">' in cell.source
+    )
+
+
+def slide_layout_problems(notebook) -> list[str]:
+    """What the course's slide layout misses in ``notebook`` (CONTRIBUTING, "Slides").
+
+    Every cell has a valid slide type; every markdown cell with a ``# `` title or a ``## ``
+    section heading is followed at once by its teacher note. Navigation cells (``<!-- nav -->``)
+    and the generated contents list (``<!-- contents -->``) are not headings.
+    """
+    problems = []
+    cells = notebook.cells
+    for index, cell in enumerate(cells):
+        if slide_type(cell) not in SLIDE_TYPES:
+            problems.append(
+                f"cell {index} has no valid metadata['slideshow']['slide_type'] "
+                f"(one of {', '.join(SLIDE_TYPES)})"
+            )
+        if cell.cell_type != "markdown" or cell.source.lstrip().startswith("<!--"):
+            continue
+        headings = _HEADING.findall(_FENCE.sub("", cell.source))
+        if headings:
+            level, title = headings[0]
+            following = cells[index + 1] if index + 1 < len(cells) else None
+            if following is None or not is_teacher_note(following):
+                what = "title" if level == "#" else "section"
+                problems.append(
+                    f"cell {index}, {what} {level} {title!r}, is not followed by a teacher-note cell"
+                )
+    return problems
 
 
 def course_notebooks() -> list[Path]:
@@ -59,6 +112,8 @@ def main(argv: list[str] | None = None) -> int:
     paths = [path.resolve() for path in args.paths] or course_notebooks()
     failed = []
     for path in paths:
+        for problem in slide_layout_problems(nbformat.read(path, as_version=4)):
+            print(f"WARNING {path.name}: {problem}", file=sys.stderr)
         print(f"running {path.name} ...", flush=True)
         try:
             notebook = execute(path)

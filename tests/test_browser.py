@@ -1,0 +1,155 @@
+"""The slide decks and the site, opened in a real headless browser (tools/check_slides.py).
+
+One browser run checks every deck at 1280x720 and every site page of the course; a second,
+on a tiny course made here, proves the check finds each fault it claims to find (so a pass
+over the course means something) and leaves no browser process behind.
+"""
+
+import importlib
+import os
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tools"))
+check_slides = importlib.import_module("check_slides")
+sys.path.insert(0, str(ROOT / "tests"))
+test_tools = importlib.import_module("test_tools")  # the static checks of a built site and decks
+
+NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# A 1x1 PNG: a figure as pe_utils.show_figure stores it (text/html <img> with alt text).
+PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
+
+
+def note(minutes=5):
+    return new_markdown_cell(
+        f"<details class=\"teacher-note\">\n<summary>Teacher's note · about {minutes} min</summary>\n\n"
+        "**Say.** One sentence.\n\n**Ask the class.** A question?\n\n**Answer.** Its answer.\n\n</details>",
+        metadata={"slideshow": {"slide_type": "notes"}, "tags": ["teacher-note"]},
+    )
+
+
+def md(source, slide_type="-"):
+    return new_markdown_cell(source, metadata={"slideshow": {"slide_type": slide_type}})
+
+
+def code(source, outputs, slide_type="-", count=1):
+    return new_code_cell(source, execution_count=count, outputs=outputs,
+                         metadata={"slideshow": {"slide_type": slide_type}})
+
+
+def tiny_course(folder):
+    """01_good follows every rule; 02_bad breaks one rule per slide."""
+    folder.mkdir()
+    figure = new_output("display_data", {
+        "text/html": f'<img src="data:image/png;base64,{PIXEL}" alt="One grey pixel, enlarged.">',
+        "text/plain": "[figure] One grey pixel, enlarged.",
+    })
+    good = [
+        md("# 01 — Good\n\n*A course* · notebook 01 of 02\n\n**The question:** does it fit?\n\nIt does.",
+           "slide"),
+        note(),
+        md("## 1. Short\n\nA formula, $\\omega_i = 10000^{-2i/d}$, and\n\n"
+           "$$T_k\\,\\mathrm{PE}(p) = \\mathrm{PE}(p+k).$$", "slide"),
+        note(),
+        code("print('a line that is long enough to wrap at a word boundary ' * 3)",
+             [new_output("stream", name="stdout", text="a line that is long enough to wrap " * 6 + "\n")]),
+        md("### A figure", "subslide"),
+        code("show_figure('One grey pixel, enlarged.')", [figure], count=2),
+    ]
+    long_formula = " + ".join(f"x_{{{i}}}" for i in range(90))
+    header = " | ".join(f"column {i}" for i in range(16))
+    row = " | ".join(str(i) for i in range(16))
+    wide_table = f"| {header} |\n|" + "---|" * 16 + f"\n| {row} |"
+    bad = [
+        md("# 02 — Bad\n\nNo teacher note follows this title.", "slide"),
+        md("## 1. Too long\n\n" + "\n\n".join(f"Line {i} of a slide that is too long." for i in range(30)),
+           "slide"),
+        note(),
+        md("## 2. Too wide\n\n$$" + long_formula + "$$\n\n" + wide_table, "slide"),
+        note(),
+        md("## 3. Raw math\n\nA formula MathJax refuses, $\\frac{1}{2}}$, and a raw subscript T_k in prose.",
+           "slide"),
+        note(),
+        md('## 4. Network and console\n\n<img src="https://example.invalid/x.png" alt="remote">\n\n'
+           f'<img src="data:image/png;base64,{PIXEL}">\n\n'
+           '<script>console.error("boom from the page")</script>',
+           "slide"),
+        note(),
+    ]
+    nbformat.write(new_notebook(cells=good), folder / "01_good.ipynb")
+    nbformat.write(new_notebook(cells=bad), folder / "02_bad.ipynb")
+    return folder
+
+
+def processes_in_group(group):
+    """Live (not zombie) process ids whose process group is ``group``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
+            except (OSError, IndexError):
+                continue
+            if fields[0] != "Z" and int(fields[2]) == group:
+                found.append(int(entry.name))
+    return found
+
+
+def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
+    course = tiny_course(tmp_path / "notebooks")
+    report = check_slides.check(None, out=tmp_path / "build", folder=course)
+    assert report.process_group > 0
+    assert not processes_in_group(report.process_group), "a browser process outlived the check"
+    assert report.slides == {"01_good": 3, "02_bad": 5}, report.summary()
+    good = [p for p in report.problems if p.startswith(("01_good", "site/01_good"))]
+    assert not good, "\n".join(good)
+    bad = "\n".join(report.problems)
+
+    def found(*parts):
+        return any(all(part in line for part in parts) for line in report.problems)
+
+    assert found("02_bad slide 0/0", "notes:", "(#) has no notes cell"), bad
+    assert found("02_bad slide 1/0", '"1. Too long"', "clipped:", "at the bottom"), bad
+    assert found("02_bad slide 2/0", '"2. Too wide"', "clipped:", "right"), bad
+    assert found("02_bad slide 3/0", "math:", "MathJax error"), bad
+    assert found("02_bad slide 3/0", "math:", "T_k"), bad
+    assert found("02_bad deck", "network:", "https://example.invalid/x.png"), bad
+    assert found("02_bad deck", "console:", "boom from the page"), bad
+    assert found("02_bad slide 4/0", "image:", "without alt text"), bad
+    assert report.clipped == {"01_good": 0, "02_bad": 2}, report.summary()
+    for kind in ("network:", "console:", "without alt text", "math:"):
+        assert found("site/02_bad.html", kind), (kind, bad)
+    assert not [p for p in report.problems if p.startswith("site/index.html")], bad
+
+
+def test_index_summaries_show_subscripts_not_raw_text(tmp_path):
+    build_site = importlib.import_module("build_site")
+    assert build_site.summary_html("a rotation T_k and W_q W_kᵀ, ω_i; sinusoidal_pe") == (
+        "a rotation T<sub>k</sub> and W<sub>q</sub> W<sub>k</sub>ᵀ, ω<sub>i</sub>; sinusoidal_pe")
+    assert build_site.summary_html("$x_i$ <b>") == "$x_i$ &lt;b&gt;"
+
+
+@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks")
+def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_path):
+    report = check_slides.check(None, out=tmp_path / "build")
+    # First what needs no browser: every page built, in course order, offline, links resolve.
+    test_tools.assert_course_builds(tmp_path / "build" / "site", tmp_path / "build" / "slides", NOTEBOOKS)
+    print(report.summary())
+    assert sorted(report.slides) == [path.stem for path in NOTEBOOKS]
+    assert all(count > 0 for count in report.slides.values()), report.summary()
+    shown = report.problems[:80]
+    if len(report.problems) > 80:
+        shown.append(f"... and {len(report.problems) - 80} more")
+    assert report.ok, "\n".join(shown + [report.summary()])
+
+
+def test_sizes_parse():
+    assert check_slides.parse_size("1024x768") == (1024, 768)
+    with pytest.raises(Exception, match="WIDTHxHEIGHT"):
+        check_slides.parse_size("big")
+    assert os.fspath(check_slides.SCRIPT).endswith("tools/npm_packages/check_browser.mjs")
