@@ -2,6 +2,8 @@
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import pe_utils as pu
 
@@ -39,3 +41,15 @@ def test_wide_codes_have_zero_high_bits():
 def test_too_few_bits_is_refused():
     with pytest.raises(ValueError, match="n_bits"):
         pu.binary_codes(9, 3)
+
+
+@settings(max_examples=60, deadline=None)
+@given(bit=st.integers(0, 9), start=st.integers(0, 2000))
+def test_bit_flips_after_half_a_period_and_returns_after_a_whole_one(bit, start):
+    # The two identities of notebook 02 §2, at random bits and positions:
+    # bit_b(p + 2^b) = 1 − bit_b(p) and bit_b(p + 2^(b+1)) = bit_b(p).
+    codes = pu.binary_codes(start + 2 ** (bit + 1) + 1, 12)
+    assert codes[start + 2**bit, bit] == 1 - codes[start, bit]
+    assert codes[start + 2 ** (bit + 1), bit] == codes[start, bit]
+    # ... and it agrees with the arithmetic definition floor(p / 2^b) mod 2.
+    assert codes[start, bit] == (start // 2**bit) % 2

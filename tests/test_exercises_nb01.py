@@ -220,3 +220,44 @@ def test_causal_unchanged_positions_explains_mistakes(answer, phrase):
     result = nb01.causal_unchanged_positions.check(answer)
     assert not result
     assert phrase in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrases"),
+    [
+        ([], ["Unchanged too: position 0", "position 3 keeps", "position 4 keeps"]),
+        ([0, 2, 3, 4], ["Changed: position 2 now holds another token"]),
+        ([1, 2, 3, 4], ["Unchanged too: position 0", "position 1 now holds", "position 2 now holds"]),
+        ([2, 3, 4], ["order [1, 0, 2, 3, 4]"]),
+        ([1, 4, 5], ["numbered from 0"]),
+    ],
+)
+def test_causal_unchanged_positions_explains_every_other_list(answer, phrases):
+    # Any list of positions 0 … 4 other than the answer is told which positions it misses
+    # or adds, and why; the wrong length is never answered by the bare shape of the answer.
+    result = nb01.causal_unchanged_positions.check(answer)
+    assert not result
+    assert "shape" not in result.message
+    for phrase in phrases:
+        assert phrase in result.message
+
+
+def test_causal_unchanged_positions_never_gives_away_the_count():
+    for mask in range(2**5):
+        chosen = [r for r in range(5) if mask >> r & 1]
+        result = nb01.causal_unchanged_positions.check(chosen)
+        assert bool(result) == (chosen == [0, 3, 4])
+        assert "shape" not in result.message
+
+
+def test_sum_over_tokens_offers_only_the_two_words_asked_for():
+    result = nb01.sum_over_tokens.check("both")
+    assert not result
+    assert "'equivariant' or 'invariant'" in result.message
+    assert "neither" not in result.message
+
+
+def test_compose_orders_explains_the_matrix_instead_of_the_order():
+    result = nb01.compose_orders.check(lambda a, b: permutation_matrix(a) @ permutation_matrix(b))
+    assert not result
+    assert "order array" in result.message

@@ -122,3 +122,46 @@ def test_angle_from_pair_reports_a_scalar_only_function_as_its_own_error():
     result = nb02.angle_from_pair.check(lambda s, c: math.atan2(s, c) % (2 * math.pi))
     assert not result
     assert "Your function raised TypeError" in result.message
+
+
+@pytest.mark.parametrize(
+    ("exercise", "answer", "phrase"),
+    [
+        (nb02.bits_for_1000_positions, 1024, "number of different codes"),
+        (nb02.period_of_bit_9, math.pi / 512, "angular frequency"),
+        (nb02.period_of_bit_9, 0.006136, "angular frequency"),  # as rounded on screen
+        (nb02.period_of_bit_9, 1023, "count the positions"),
+    ],
+)
+def test_numbers_one_step_off_are_explained(exercise, answer, phrase):
+    result = exercise.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (lambda s, c: np.mod(-np.arctan2(s, c), 2 * np.pi), "clockwise"),
+        (lambda s, c: np.arctan(s / c), "ratio"),
+        (lambda s, c: np.mod(np.arctan(s / c), 2 * np.pi), "ratio"),
+        (lambda s, c: np.arctan2(s, c) + 2 * np.pi, "positive ones"),
+    ],
+)
+def test_angle_from_pair_explains_orientation_and_quadrant_mistakes(answer, phrase):
+    result = nb02.angle_from_pair.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_angle_from_pair_accepts_a_function_that_changes_its_inputs_afterwards():
+    def angle(s, c):
+        theta = np.mod(np.arctan2(s, c), 2 * np.pi)
+        if isinstance(s, np.ndarray):
+            s[...] = 0.0  # vandalise the inputs after use
+            c[...] = 1.0
+        return theta
+
+    assert nb02.angle_from_pair.check(angle)
+    # ... and the cases are intact afterwards: a wrong function is still caught.
+    assert not nb02.angle_from_pair.check(lambda s, c: np.arcsin(s))

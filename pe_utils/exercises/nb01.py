@@ -92,6 +92,11 @@ compose_orders = FunctionExercise(
             lambda a, b: np.asarray(b),
             "That is b alone: it ignores P_a, which reorders the rows of P_b X.",
         ),
+        (
+            lambda a, b: permutation_matrix(a) @ permutation_matrix(b),
+            "That is the matrix P_a P_b itself. The question asks for its order array c: "
+            "one index per row, the column where that row has its 1.",
+        ),
     ],
 )
 
@@ -171,6 +176,7 @@ sum_over_tokens = Exercise(
             "Try it: X.sum(axis=0) and (P @ X).sum(axis=0) are equal for every permutation P.",
         ),
     ],
+    choices=("equivariant", "invariant"),
 )
 
 _CAUSAL_ORDER = [0, 2, 1, 3, 4]
@@ -183,6 +189,89 @@ def _causal_unchanged_reference() -> np.ndarray:
     before = self_attention(X, W_q, W_k, W_v, causal=True)
     after = self_attention(permutation_matrix(_CAUSAL_ORDER) @ X, W_q, W_k, W_v, causal=True)
     return np.flatnonzero(np.isclose(before, after, atol=1e-12).all(axis=1))
+
+
+def _why_position(r: int) -> str:
+    # The reason output r keeps or changes, from the rule of section 8: it stays the same exactly
+    # when the token at r is the same and positions 0 … r hold the same tokens.
+    if _CAUSAL_ORDER[r] != r:
+        return f"position {r} now holds another token (the one from position {_CAUSAL_ORDER[r]})"
+    if r == 0:
+        return "position 0 keeps its token, and with the mask it sees only itself"
+    return (
+        f"position {r} keeps its token, and positions 0 … {r} hold the same tokens as before, "
+        "in another order"
+    )
+
+
+def _other_position_lists(covered: list[tuple[np.ndarray, str]]) -> list[tuple[np.ndarray, str]]:
+    """Every other increasing list of positions 0 … 4 not in ``covered``, with what it gets wrong."""
+    seen = {tuple(int(r) for r in wrong) for wrong, _ in covered}
+    right = set(_causal_unchanged_reference().tolist())
+    mistakes = []
+    for mask in range(2**5):
+        chosen = {r for r in range(5) if mask >> r & 1}
+        if chosen == right or tuple(sorted(chosen)) in seen:
+            continue
+        parts = []
+        missing, extra = sorted(right - chosen), sorted(chosen - right)
+        if missing:
+            parts.append(
+                "Unchanged too: " + "; ".join(_why_position(r) for r in missing) + "."
+            )
+        if extra:
+            parts.append(
+                "Changed: " + "; ".join(f"{_why_position(r)}, so its output changes" for r in extra) + "."
+            )
+        mistakes.append((np.array(sorted(chosen), dtype=np.int64), " ".join(parts)))
+    return mistakes
+
+
+_CAUSAL_MISTAKES: list[tuple[np.ndarray, str]] = [
+    (
+        np.array([3, 4]),
+        "Position 0 keeps its token, and with a mask it sees only itself: its output does "
+        "not change either.",
+    ),
+    (
+        np.array([0, 1, 2, 3, 4]),
+        "Without a mask every output would only move with its token. With the mask, "
+        "positions 1 and 2 now hold other tokens that see other prefixes, so their "
+        "outputs change.",
+    ),
+    (
+        np.array([1, 2]),
+        "Those are the positions whose tokens moved. The question asks where the output "
+        "stays the same.",
+    ),
+    (
+        np.array([0]),
+        "Positions 3 and 4 keep their tokens, and the tokens at 0 … r are the same ones in "
+        "another order: a sum over j ≤ r does not depend on that order.",
+    ),
+    (
+        np.array([0, 4]),
+        "Position 3 keeps its token too, and positions 0 … 3 hold the same tokens as before, "
+        "only in another order.",
+    ),
+    (
+        np.array([0, 3]),
+        "Position 4 keeps its token too, and it sees all five tokens, as before.",
+    ),
+    (
+        np.array([2, 3, 4]),
+        "That is the answer for order [1, 0, 2, 3, 4] in section 8. Here positions 1 and 2 swap, "
+        "so look again at positions 0, 1 and 2.",
+    ),
+    (
+        np.array([1, 4, 5]),
+        "Positions are numbered from 0: the five positions are 0 … 4.",
+    ),
+    *(
+        (np.array(shuffled), "Right positions, but give them in increasing order.")
+        for shuffled in ([0, 4, 3], [3, 0, 4], [3, 4, 0], [4, 0, 3], [4, 3, 0])
+    ),
+]
 
 
 causal_unchanged_positions = Exercise(
@@ -200,40 +289,5 @@ causal_unchanged_positions = Exercise(
         "# r = 3, 4: same token, and 0 … r hold the same tokens, only in another order.\n"
         "# Check: compare self_attention(X, …, causal=True) with the output for P @ X, row by row."
     ),
-    mistakes=[
-        (
-            np.array([3, 4]),
-            "Position 0 keeps its token, and with a mask it sees only itself: its output does "
-            "not change either.",
-        ),
-        (
-            np.array([0, 1, 2, 3, 4]),
-            "Without a mask every output would only move with its token. With the mask, "
-            "positions 1 and 2 now hold other tokens that see other prefixes, so their "
-            "outputs change.",
-        ),
-        (
-            np.array([1, 2]),
-            "Those are the positions whose tokens moved. The question asks where the output "
-            "stays the same.",
-        ),
-        (
-            np.array([0]),
-            "Positions 3 and 4 keep their tokens, and the tokens at 0 … r are the same ones in "
-            "another order: a sum over j ≤ r does not depend on that order.",
-        ),
-        (
-            np.array([0, 4]),
-            "Position 3 keeps its token too, and positions 0 … 3 hold the same tokens as before, "
-            "only in another order.",
-        ),
-        (
-            np.array([0, 3]),
-            "Position 4 keeps its token too, and it sees all five tokens, as before.",
-        ),
-        *(
-            (np.array(shuffled), "Right positions, but give them in increasing order.")
-            for shuffled in ([0, 4, 3], [3, 0, 4], [3, 4, 0], [4, 0, 3], [4, 3, 0])
-        ),
-    ],
+    mistakes=[*_CAUSAL_MISTAKES, *_other_position_lists(_CAUSAL_MISTAKES)],
 )

@@ -32,6 +32,11 @@ bits_for_1000_positions = Exercise(
             "log2(1000) ≈ 9.97 is right in spirit, but bits come in whole numbers: round up.",
         ),
         (1000, "One bit per position is one-hot coding; binary needs far fewer bits."),
+        (
+            1024,
+            "1024 = 2**10 is the number of different codes that 10 bits give. The question asks "
+            "for the number of bits B.",
+        ),
     ],
 )
 
@@ -72,6 +77,16 @@ period_of_bit_9 = Exercise(
             1 / 1024,
             "1/1024 is the frequency, in cycles per position; the period is its reciprocal.",
         ),
+        (
+            np.pi / 512,
+            "π/512 is the angular frequency ω_9 = π / 2**9 of section 4, in radians per position. "
+            "The period is 2π/ω_9, in positions.",
+        ),
+        (
+            1023,
+            "1023 is the last position of the first period, which runs over p = 0 … 1023: "
+            "count the positions.",
+        ),
     ],
 )
 
@@ -90,7 +105,8 @@ angle_from_pair = FunctionExercise(
     cases=_ANGLE_CASES,
     hint=(
         "(c, s) is the point (cos θ, sin θ) on the unit circle: x = c, y = s. np.arctan2(y, x) gives "
-        "its angle in (−π, π]; then move negative angles into [0, 2π)."
+        "its angle in (−π, π]; then move negative angles into [0, 2π). It must take arrays too: "
+        "math.atan2 takes one number at a time, np.arctan2 whole arrays."
     ),
     solution=(
         "def angle(s, c):\n"
@@ -123,6 +139,26 @@ angle_from_pair = FunctionExercise(
         (
             lambda s, c: np.mod(np.arctan2(c, s), 2 * np.pi),
             "The arguments are swapped: np.arctan2 takes y (the sine) first, then x (the cosine).",
+        ),
+        (
+            lambda s, c: np.mod(-np.arctan2(s, c), 2 * np.pi),
+            "That is 2π − θ: the angle measured clockwise. The course measures θ counter-clockwise "
+            "from the x axis (x = cos θ, y = sin θ), as np.arctan2(s, c) does.",
+        ),
+        (
+            lambda s, c: np.arctan(s / c),
+            "np.arctan(s / c) sees only the ratio, and θ and θ + π have the same ratio: it cannot "
+            "tell opposite quadrants apart. np.arctan2(s, c) uses the signs of both numbers.",
+        ),
+        (
+            lambda s, c: np.mod(np.arctan(s / c), 2 * np.pi),
+            "np.arctan(s / c) sees only the ratio, and θ and θ + π have the same ratio: it cannot "
+            "tell opposite quadrants apart. np.arctan2(s, c) uses the signs of both numbers.",
+        ),
+        (
+            lambda s, c: np.arctan2(s, c) + 2 * np.pi,
+            "Adding 2π to every angle also moves the positive ones out of [0, 2π). Add it only to "
+            "the negative ones, or use np.mod(θ, 2 * np.pi).",
         ),
     ],
 )
