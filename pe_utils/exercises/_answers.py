@@ -92,7 +92,8 @@ class Refusal:
 
 
 def _text_advice(text: str | bytes) -> str:
-    if isinstance(text, bytes):
+    is_bytes = isinstance(text, bytes)
+    if is_bytes:
         try:
             text = text.decode()
         except UnicodeDecodeError:
@@ -101,7 +102,8 @@ def _text_advice(text: str | bytes) -> str:
     try:
         float(stripped)
     except ValueError:
-        pass
+        if is_bytes:
+            return "write plain text in quotes, without the b prefix (or a number without quotes)"
     else:
         return f"write {stripped} without quotes"
     if stripped.startswith(("[", "(")):
@@ -133,7 +135,8 @@ def describe(value: Any) -> tuple[str, str]:
     if isinstance(value, np.generic) and value.dtype.kind in "mM":
         return f"a date or time ({short_repr(value)})", "give a plain number"
     if isinstance(value, Mapping):
-        return f"a {type(value).__name__} with {len(value)} entries", "give the number(s) themselves"
+        entries = "1 entry" if len(value) == 1 else f"{len(value)} entries"
+        return f"a {type(value).__name__} with {entries}", "give the number(s) themselves"
     if isinstance(value, AbstractSet):
         return "a set", "a set has no order and drops repeats; use a list or an array"
     if isinstance(value, types.GeneratorType | Iterator):
