@@ -8,7 +8,7 @@ from pe_utils.exercises import nb08
 
 EXERCISES = [nb08.rope_offset, nb08.bfloat16_position, nb08.rotate_half]
 
-test_printed_solution_is_accepted = printed_solution_test(EXERCISES, ["answer", "answer", "rotate_half"])
+test_printed_solution_is_accepted = printed_solution_test(EXERCISES)
 
 
 def test_rope_offset_reference_and_mistakes():
@@ -34,6 +34,8 @@ def test_bfloat16_position_reference_and_mistakes():
     assert "8" in nb08.bfloat16_position.check(3001).message
     assert "nearest" in nb08.bfloat16_position.check(2992).message
     assert "float16" in nb08.bfloat16_position.check(float(np.float16(3001))).message
+    assert "16 apart" in nb08.bfloat16_position.check(8 * round(3001 / 8)).message  # numbers 8 apart
+    assert "exactly" in nb08.bfloat16_position.check(2.0**11).message
     assert not nb08.bfloat16_position.check(3024)
 
 
@@ -71,5 +73,11 @@ def test_rotate_half_reference_and_mistakes():
     assert "rotate_every_two" in nb08.rotate_half.check(every_two).message
     assert "reflection" in nb08.rotate_half.check(lambda x: np.roll(x, x.shape[-1] // 2, axis=-1)).message
     assert "raised" in nb08.rotate_half.check(lambda x: x[99]).message
+
+    def one_vector_only(x):
+        half = len(x) // 2  # the first axis: fine for a vector, not for a batch
+        return np.concatenate([-x[half:], x[:half]])
+
+    assert "batch" in nb08.rotate_half.check(one_vector_only).message
     assert not nb08.rotate_half.check(lambda x: x)
     assert not nb08.rotate_half.check(42)

@@ -61,7 +61,14 @@ bfloat16_position = Exercise(
         (2992.0, "That cuts the extra bits off (rounds down). bfloat16 rounds to the nearest number: 3008."),
         (
             3000.0,
-            "That is what float16 stores (11 significant bits, numbers 2 apart there). bfloat16 keeps 8.",
+            "That is what float16 stores (11 significant bits, numbers 2 apart there), and what numbers 8 "
+            "apart would give. bfloat16 keeps 8 significant bits: 2¹¹ ≤ 3001 < 2¹², so its numbers are "
+            "2^(11 − 7) = 16 apart there.",
+        ),
+        (
+            2048.0,
+            "Up to 2048 = 2¹¹ float16 stores every integer exactly (bfloat16 only up to 256). The question "
+            "is what 3001 becomes: round it to the nearest bfloat16.",
         ),
     ],
     rtol=0.0,
@@ -86,6 +93,13 @@ def _rotate_half_clockwise(x: np.ndarray) -> np.ndarray:
 def _rotate_every_two(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     return np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
+
+
+def _first_axis(x: np.ndarray) -> np.ndarray:
+    # len(x) and axis 0: right for one vector, wrong for a batch of them
+    x = np.asarray(x, dtype=np.float64)
+    half = len(x) // 2
+    return np.concatenate([-x[half:], x[:half]], axis=0)
 
 
 def _no_minus(x: np.ndarray) -> np.ndarray:
@@ -113,7 +127,11 @@ rotate_half = FunctionExercise(
     solution=(
         "def rotate_half(x):\n"
         "    half = x.shape[-1] // 2\n"
-        "    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)"
+        "    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)\n"
+        "\n"
+        "\n"
+        "answer = rotate_half\n"
+        "# check: x·cos + rotate_half(x)·sin is pe_utils.rope(x, p, layout='concatenated')"
     ),
     mistakes=[
         (
@@ -127,5 +145,10 @@ rotate_half = FunctionExercise(
             "dimension i with i + d/2.",
         ),
         (_no_minus, "The halves are swapped but no sign changed: that is a reflection, not a rotation."),
+        (
+            _first_axis,
+            "Right for one vector, wrong for a batch: len(x) and axis 0 split the rows. Split the last "
+            "axis: half = x.shape[-1] // 2, x[..., :half], x[..., half:], and concatenate along axis=-1.",
+        ),
     ],
 )
