@@ -53,6 +53,8 @@ def test_yarn_logit_factor_reference_and_mistakes():
     ratio = float((m * q) @ (m * k) / (q @ k))                             # measured on one pair
     assert nb09.yarn_logit_factor.check(ratio)
     assert nb09.yarn_logit_factor.check(round(ratio, 4))
+    assert nb09.yarn_logit_factor.check(float(f"{ratio:.4g}"))           # four significant digits, as asked
+    assert "Close" in nb09.yarn_logit_factor.check(1.6).message
     assert "twice" in nb09.yarn_logit_factor.check(m).message
     assert "natural logarithm" in nb09.yarn_logit_factor.check((0.1 * math.log10(16) + 1) ** 2).message
     assert "natural logarithm" in nb09.yarn_logit_factor.check(0.1 * math.log10(16) + 1).message

@@ -106,6 +106,6 @@ yarn_logit_factor = Exercise(
         (1.0 / (0.1 * math.log(YARN_FACTOR) + 1.0) ** 2, "That is the temperature t itself. The "
          "logits are divided by t, i.e. multiplied by 1/t = m²."),
     ],
-    rtol=1e-4,
+    rtol=3e-4,  # four significant digits, as the question asks: 1.631 is within 2.4e-4
     atol=0.0,
 )
