@@ -189,3 +189,41 @@ def test_cos_column_explains_mistakes(answer, phrase):
     result = nb03.cos_column_concatenated.check(answer)
     assert not result
     assert phrase in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        (35332.9, "Correct"),  # λ = 2π·10000^(30/32) rounded to one decimal
+        (35333, "Correct"),
+        (35300, "Close"),  # right to its three digits: ask for more
+        (3.5e4, "Close"),
+        ("35332.9", "without quotes"),
+        (35332.9 + 0j, "complex"),
+        (None, "None"),
+        (True, "boolean"),
+        (10**400, "far too large"),
+        ([35332.9], "single number"),
+    ],
+)
+def test_wavelength_rounded_and_malformed_answers(answer, verdict):
+    result = nb03.wavelength_of_last_pair.check(answer)
+    assert verdict in repr(result)
+    assert bool(result) == (verdict == "Correct")
+
+
+def test_pe_row_messages_for_odd_functions():
+    def returns_a_row_of_rows(p, d):
+        return row_by_hand(p, d)[None, :]
+
+    def prints_and_forgets_return(p, d):
+        print("row", p)
+
+    def returns_complex(p, d):
+        return row_by_hand(p, d).astype(complex)
+
+    assert "shape (8,)" in repr(nb03.pe_row.check(returns_a_row_of_rows))
+    message = repr(nb03.pe_row.check(prints_and_forgets_return))
+    assert "returned None" in message and "printed" in message
+    assert "complex" in repr(nb03.pe_row.check(returns_complex))
+    assert nb03.pe_row.check(row_by_hand)  # nothing above changed the checker

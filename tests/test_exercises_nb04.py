@@ -149,3 +149,39 @@ def test_block_angle_explains_mistakes(answer, phrase):
     result = nb04.block_angle.check(answer)
     assert not result
     assert phrase in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        (7 * 10000.0 ** (-6 / 16), "Correct"),  # θ = k ω_3, by hand
+        (0.2214, "Correct"),  # four significant digits
+        (0.221, "Close"),
+        ("0.2214", "without quotes"),
+        (np.complex128(0.2214), "complex"),
+        (np.bool_(True), "boolean"),
+        (None, "None"),
+        (10**400, "far too large"),
+    ],
+)
+def test_block_angle_rounded_and_malformed_answers(answer, verdict):
+    result = nb04.block_angle.check(answer)
+    assert verdict in repr(result)
+    assert bool(result) == (verdict == "Correct")
+
+
+def test_rotation_messages_for_odd_functions():
+    def flat(theta):
+        c, s = math.cos(theta), math.sin(theta)
+        return [c, s, -s, c]
+
+    def two_arguments(theta, alpha):
+        return np.eye(2)
+
+    def as_matrix(theta):
+        c, s = math.cos(theta), math.sin(theta)
+        return np.matrix([[c, s], [-s, c]])
+
+    assert "shape (2, 2)" in repr(nb04.rotation_for_sin_cos.check(flat))
+    assert "raised TypeError" in repr(nb04.rotation_for_sin_cos.check(two_arguments))
+    assert nb04.rotation_for_sin_cos.check(as_matrix)
