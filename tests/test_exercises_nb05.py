@@ -175,3 +175,23 @@ def test_squared_norm_refuses_malformed_answers_with_a_message(answer):
     result = nb05.squared_norm.check(answer)
     assert not result
     assert "Expected a" in result.message
+
+
+def test_first_rise_explains_the_answer_for_another_d():
+    # 44 is the first rise at d = 512, the value notebook 05 prints: a likely copy
+    at_512 = first_rise_by_hand(512, 10000.0)
+    assert at_512 != first_rise_by_hand(256, 10000.0)
+    result = nb05.first_rise.check(at_512)
+    assert not result
+    assert "d = 512" in result.message
+
+
+def test_squared_distance_explains_an_ignored_base_and_a_flipped_sign():
+    def fixed_base(k, d, b):
+        return dist2_by_hand(k, d, 10000.0)
+
+    def flipped(k, d, b):
+        return -dist2_by_hand(k, d, b)
+
+    assert "Use the base" in nb05.squared_distance.check(fixed_base).message
+    assert "never negative" in nb05.squared_distance.check(flipped).message

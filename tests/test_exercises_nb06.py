@@ -81,3 +81,8 @@ def test_malformed_answers_get_a_message_not_an_error():
         for answer in (None, "35.3", True, 35.3 + 0j, [6], {6}, print):
             result = exercise.check(answer)
             assert not result and "Expected a" in result.message
+
+
+def test_changed_tokens_question_names_the_words_it_is_about():
+    # the answer depends on the words: the question must say which (those of the test above)
+    assert "'one two three four five six'" in nb06.changed_tokens.question

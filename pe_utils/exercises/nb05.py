@@ -96,6 +96,14 @@ def _dimension_index(k: float, d_model: int, base: float) -> float:
     return d_model - 2.0 * float(np.sum(np.cos(k * _omega(d_model, base, exponent_scale=1.0))))
 
 
+def _base_ignored(k: float, d_model: int, base: float) -> float:
+    return _reference_distance(k, d_model, 10000.0)
+
+
+def _sign_flipped(k: float, d_model: int, base: float) -> float:
+    return -_reference_distance(k, d_model, base)
+
+
 DISTANCE_CASES = (
     (0, 8, 10000.0),
     (3, 8, 10000.0),
@@ -106,7 +114,7 @@ DISTANCE_CASES = (
 
 squared_distance = FunctionExercise(
     question=(
-        "Notebook 03 found that neighbouring rows of the table are all the same distance apart. "
+        "Notebook 03 found that the distance between PE(p) and PE(p+k) is the same at every start p. "
         "Write dist2(k, d_model, base) that returns the squared distance ‖PE(p+k) − PE(p)‖² "
         "for an integer offset k, without building any table (ω_i = base^(−2i/d))."
     ),
@@ -155,6 +163,16 @@ squared_distance = FunctionExercise(
             _dimension_index,
             "Your frequencies use base^(−i/d). With i the pair index the exponent is −2i/d.",
         ),
+        (
+            _base_ignored,
+            "Your function always uses base 10000. Use the base it is given: one of the test "
+            "cases is (5, 16, 100.0).",
+        ),
+        (
+            _sign_flipped,
+            "The sign is flipped: a squared distance is never negative. "
+            "‖a − b‖² = ‖a‖² + ‖b‖² − 2 a·b = d − 2 f(k).",
+        ),
     ],
 )
 
@@ -165,14 +183,18 @@ FIRST_RISE_D = 256
 FIRST_RISE_BASE = 10000.0
 
 
-def _first_rise() -> int:
-    previous = _profile(0, FIRST_RISE_D, FIRST_RISE_BASE)
+def _first_rise_of(d_model: int) -> int:
+    previous = _profile(0, d_model, FIRST_RISE_BASE)
     k = 1
     while True:
-        current = _profile(k, FIRST_RISE_D, FIRST_RISE_BASE)
+        current = _profile(k, d_model, FIRST_RISE_BASE)
         if current > previous:
             return k
         previous, k = current, k + 1
+
+
+def _first_rise() -> int:
+    return _first_rise_of(FIRST_RISE_D)
 
 
 first_rise = Exercise(
@@ -200,6 +222,11 @@ first_rise = Exercise(
         (
             lambda: _profile(_first_rise(), FIRST_RISE_D, FIRST_RISE_BASE),
             "That is the value f(k) at the rise; the question asks for the offset k.",
+        ),
+        (
+            lambda: _first_rise_of(512),
+            "That is the first rise for d = 512, printed in section 6. The question asks for "
+            f"d = {FIRST_RISE_D}.",
         ),
     ],
 )

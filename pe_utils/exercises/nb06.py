@@ -98,8 +98,8 @@ angle_after_scaling = Exercise(
 
 changed_tokens = Exercise(
     question=(
-        "Six different words, the course's fixed_weights(8) and token_embeddings, PE added. "
-        "You swap the words at positions 1 and 4 "
+        "The six words 'one two three four five six', token_embeddings(words, 8), PE added, "
+        "and the course's fixed_weights(8). You swap the words at positions 1 and 4 "
         "(the encodings stay where they are) and compare each word's output with its output before "
         "the swap. How many of the six words get a different output? Give a number."
     ),
@@ -109,8 +109,16 @@ changed_tokens = Exercise(
         "now sees two neighbours carrying different positions."
     ),
     solution=(
-        "answer = 6   # every output mixes all tokens; two of them changed positions, so every\n"
-        "             # score row changes (check it with self_attention, as in section 1)"
+        "words6 = 'one two three four five six'.split()\n"
+        "weights6 = fixed_weights(8)\n"
+        "inputs6 = token_embeddings(words6, 8)\n"
+        "table6 = sinusoidal_pe(6, 8)\n"
+        "order6 = [0, 4, 2, 3, 1, 5]          # positions 1 and 4 exchanged\n"
+        "before6 = self_attention(inputs6 + table6, *weights6)\n"
+        "after6 = self_attention(inputs6[order6] + table6, *weights6)\n"
+        "# the word now at position r had its old output in row order6[r]\n"
+        "moved6 = np.linalg.norm(after6 - before6[order6], axis=1)\n"
+        "answer = int(np.sum(moved6 > 1e-9))   # 6: every output mixes all tokens"
     ),
     mistakes=[
         (2, "Only the two swapped words got new encodings, but every word attends to them."),
