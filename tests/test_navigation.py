@@ -186,13 +186,13 @@ def test_the_readme_repeats_the_questions_of_the_contents_notebook(course):
     path = course / "00_contents.ipynb"
     notebook = nbformat.read(path, as_version=4)
     notebook.cells.insert(2, new_markdown_cell(
-        "<!-- questions -->\n**Why a circle?** See [01](01_first.ipynb#1.-Idea) and [web](https://example.org)."
+        "<!-- questions -->\n**Why a circle?** See [01](01_first.ipynb#1.-Idea), [here](#Top) and [web](https://example.org)."
     ))
     nbformat.write(notebook, path)
     assert run(course, "--check") == 1
     run(course)
     text = readme.read_text()
-    assert "**Why a circle?** See [01](notebooks/01_first.ipynb#1.-Idea) and [web](https://example.org)." in text
+    assert "See [01](notebooks/01_first.ipynb#1.-Idea), [here](notebooks/00_contents.ipynb#Top) and [web](https://example.org)." in text
     assert "<!-- questions -->" not in text
     assert run(course, "--check") == 0
     notebook.cells[2].source += " Edited."

@@ -6,7 +6,7 @@ from pathlib import Path
 from exercise_contract import discover_exercises
 
 ROOT = Path(__file__).resolve().parents[1]
-TEACHING = next(path for path in (ROOT / "TEACHING.md", ROOT / "notebooks" / "TEACHING.md") if path.exists())
+TEACHING = ROOT / "notebooks" / "TEACHING.md"
 
 
 def named_exercises() -> set[str]:

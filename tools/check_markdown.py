@@ -27,7 +27,7 @@ import nbformat
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", ROOT / "TEACHING.md"]
+DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", NOTEBOOKS / "TEACHING.md"]
 MATHJAX = ROOT / "tools" / "npm_packages"
 CHECK_TEX = MATHJAX / "check_tex.mjs"
 NODE_TIMEOUT_SECONDS = 60

@@ -196,7 +196,7 @@ def questions_text(entries: list[Entry], prefix: str) -> str | None:
     ]
     if not blocks:
         return None
-    text = "\n\n".join(blocks)
+    text = "\n\n".join(blocks).replace("](#", f"]({contents.path.name}#")  # links within 00 itself
     return re.sub(r"\]\((\d\d_[A-Za-z0-9_]+\.ipynb(?:#[^)]*)?)\)", lambda m: f"]({prefix}{m.group(1)})", text)
 
 
