@@ -52,10 +52,11 @@ def test_show_figure_stores_its_description_as_alt_text():
 
     fig, ax = plt.subplots()
     ax.plot([0, 1], [0, 1])
-    pe_utils.show_figure('A straight line from (0, 0) to (1, 1), "quoted" & escaped.', fig)
+    description = 'A straight line from (0, 0) to (1, 1), "quoted" & escaped.'
+    pe_utils.show_figure(description, fig)
     match = IMG.fullmatch(figure_html(fig))
-    assert match and html.unescape(match.group(1)) == 'A straight line from (0, 0) to (1, 1), "quoted" & escaped.'
-    assert figure_text(fig) == '[figure] A straight line from (0, 0) to (1, 1), "quoted" & escaped.'
+    assert match and html.unescape(match.group(1)) == description
+    assert figure_text(fig) == f"[figure] {description}"
     bare, _ = plt.subplots()
     assert MISSING_DESCRIPTION in figure_html(bare) and MISSING_DESCRIPTION in figure_text(bare)
     plt.close("all")
