@@ -4,28 +4,38 @@ One module per idea, in the order the notebooks introduce them:
 
 - ``_checks``     argument checks shared by every public function
 - ``notebook``    (01) ``setup_notebook``: printing, figure style, seeded generator
-- ``attention``   (01) permutation matrices and one self-attention head
+- ``attention``   (01) permutation matrices, one self-attention head, an encoder block
 - ``binary``      (02) positions written in binary
 - ``encoding``    (03) the sinusoidal formula, frequencies, layouts
 - ``plotting``    (01, 03, 05) the course's figure style and its recurring figures
 - ``rotation``    (04) shifting is rotating: ``T_k``
 - ``similarity``  (05) the dot-product identity
-- ``precision``   (07) an extended-precision reference; angles in low precision
+- ``precision``   (07, 08) an extended-precision reference; angles in low precision; bfloat16
 - ``conventions`` (07) the conventions of real libraries: build, convert, detect
-- ``rope``        (07) rotary position embedding: rotate instead of add
+- ``rope``        (08) rotary position embedding: rotate instead of add
+- ``context``     (09) context-extension rules as frequency rescaling; ALiBi slopes
+- ``training``    (10) a head that learns to look back: task, gradient, Adam, training
+- ``explorers``   (03, 04, 05, 09) figures with sliders that run in the browser (Vega-Lite);
+  imported on its own: ``from pe_utils import explorers``
 - ``exercises``   the "Check yourself" checkers, one module ``nbNN`` per notebook
 """
 
 from ._checks import LAYOUTS, MAX_TABLE_BYTES
 from .attention import (
+    EncoderWeights,
     attention_weights,
+    encoder_block,
+    encoder_weights,
+    feed_forward,
     fixed_weights,
+    layer_norm,
     permutation_matrix,
     self_attention,
     softmax,
     token_embeddings,
 )
 from .binary import binary_codes
+from .context import alibi_slopes, rope_frequencies, yarn_attention_scale
 from .conventions import (
     CONVENTIONS,
     convention_table,
@@ -43,31 +53,53 @@ from .encoding import (
 )
 from .notebook import setup_notebook
 from .plotting import show_figure
-from .precision import encode_with_angle_dtype, reference_encoding
+from .precision import encode_with_angle_dtype, reference_encoding, round_to_bfloat16
 from .rope import rope
 from .rotation import shift, shift_matrix
-from .similarity import similarity_profile
+from .similarity import commuting_part, similarity_profile
+from .training import (
+    LookBackHead,
+    commuting_share,
+    init_head,
+    look_back_accuracy,
+    look_back_task,
+    train_head,
+)
 
 __version__ = "1.0.0"
 
 __all__ = [
     "CONVENTIONS",
+    "EncoderWeights",
     "LAYOUTS",
+    "LookBackHead",
     "MAX_TABLE_BYTES",
+    "alibi_slopes",
     "attention_weights",
     "binary_codes",
+    "commuting_part",
+    "commuting_share",
     "convention_table",
     "convert_layout",
     "detect_convention",
     "encode_positions",
     "encode_with_angle_dtype",
+    "encoder_block",
+    "encoder_weights",
+    "feed_forward",
     "fixed_weights",
     "frequencies",
     "frequencies_variant",
+    "init_head",
+    "layer_norm",
     "layout_permutation",
+    "look_back_accuracy",
+    "look_back_task",
     "permutation_matrix",
     "reference_encoding",
     "rope",
+    "rope_frequencies",
+    "round_to_bfloat16",
     "self_attention",
     "setup_notebook",
     "shift",
@@ -78,5 +110,7 @@ __all__ = [
     "sinusoidal_pe_variant",
     "softmax",
     "token_embeddings",
+    "train_head",
     "wavelengths",
+    "yarn_attention_scale",
 ]

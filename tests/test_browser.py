@@ -14,6 +14,8 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
+from pe_utils import explorers
+
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tools"))
 check_slides = importlib.import_module("check_slides")
@@ -21,6 +23,14 @@ sys.path.insert(0, str(ROOT / "tests"))
 test_tools = importlib.import_module("test_tools")  # the static checks of a built site and decks
 
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+# An explorer whose slider is bound to a parameter nothing uses: moving it changes nothing.
+DEAD_SLIDER = {
+    "description": "One point; the slider below is bound to a parameter that nothing uses.",
+    "params": [{"name": "unused", "value": 1, "bind": {"input": "range", "min": 0, "max": 3, "step": 1}}],
+    "data": {"values": [{"x": 1}]},
+    "mark": "point",
+    "encoding": {"x": {"field": "x", "type": "quantitative"}},
+}
 # A 1x1 PNG: a figure as pe_utils.show_figure stores it (text/html <img> with alt text).
 PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="
 
@@ -60,11 +70,15 @@ def tiny_course(folder):
              [new_output("stream", name="stdout", text="a line that is long enough to wrap " * 6 + "\n")]),
         md("### A figure", "subslide"),
         code("show_figure('One grey pixel, enlarged.')", [figure], count=2),
+        md("### An explorer", "subslide"),
+        code("explorers.table_explorer(8, 4)",
+             [new_output("display_data", explorers.table_explorer(8, 4)._repr_mimebundle_()[0])], count=3),
     ]
     long_formula = " + ".join(f"x_{{{i}}}" for i in range(90))
     header = " | ".join(f"column {i}" for i in range(16))
     row = " | ".join(str(i) for i in range(16))
     wide_table = f"| {header} |\n|" + "---|" * 16 + f"\n| {row} |"
+    dead_slider, _ = explorers.Explorer(DEAD_SLIDER)._repr_mimebundle_()
     bad = [
         md("# 02 — Bad\n\nNo teacher note follows this title.", "slide"),
         md("## 1. Too long\n\n" + "\n\n".join(f"Line {i} of a slide that is too long." for i in range(30)),
@@ -80,6 +94,9 @@ def tiny_course(folder):
            '<script>console.error("boom from the page")</script>',
            "slide"),
         note(),
+        md("## 5. A slider that moves nothing", "slide"),
+        note(),
+        code("explorer", [new_output("display_data", dead_slider)], count=2),
     ]
     nbformat.write(new_notebook(cells=good), folder / "01_good.ipynb")
     nbformat.write(new_notebook(cells=bad), folder / "02_bad.ipynb")
@@ -105,7 +122,7 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     report = check_slides.check(None, out=tmp_path / "build", folder=course)
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
-    assert report.slides == {"01_good": 3, "02_bad": 5}, report.summary()
+    assert report.slides == {"01_good": 4, "02_bad": 6}, report.summary()
     good = [p for p in report.problems if p.startswith(("01_good", "site/01_good"))]
     assert not good, "\n".join(good)
     bad = "\n".join(report.problems)
@@ -124,6 +141,8 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert report.clipped == {"01_good": 0, "02_bad": 2}, report.summary()
     for kind in ("network:", "console:", "without alt text", "math:"):
         assert found("site/02_bad.html", kind), (kind, bad)
+    assert found("site/02_bad.html", "explorer:", "did not change the chart"), bad
+    assert report.explorers == {"01_good.html": 1, "02_bad.html": 1}, report.summary()
     assert not [p for p in report.problems if p.startswith("site/index.html")], bad
 
 

@@ -14,6 +14,10 @@ load it from there, configured as JupyterLab 4 configures it (``$…$`` inline, 
 ``\\$`` a dollar sign). nbconvert's own MathJax block is replaced: it loads MathJax 2 from a CDN
 and its ``tex2jax`` settings mean nothing to MathJax 3. require.js, which nbconvert also loads from
 a CDN, is left out: no output of the course needs it.
+
+The interactive explorers (``pe_utils.explorers``, stored as Vega-Lite outputs, which nbconvert
+does not render) are drawn in the browser by local copies of vega, vega-lite and vega-embed,
+copied into ``<out>/vega/`` (tools/explorers_web.py).
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import explorers_web  # noqa: E402  (interactive explorers: Vega-Lite drawn by local vega-embed)
 import navigation  # noqa: E402  (a sibling tool: titles, summaries, course order)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -311,7 +316,10 @@ def build(out: Path = OUT, folder: Path = NOTEBOOKS) -> Path:
     exporter = FastHTMLExporter(
         template_name="lab", raw_template=with_mathjax(SITE_TEMPLATE), mathjax_url=mathjax_url
     )
-    pages = export_course(exporter, out, ".html", folder, postprocess=style_page)
+    with_explorers = explorers_web.enable(exporter, out)
+    pages = export_course(
+        exporter, out, ".html", folder, postprocess=lambda page: with_explorers(style_page(page))
+    )
     return write_index(out, pages, COURSE_TITLE, mathjax_url)
 
 

@@ -37,6 +37,7 @@ from nbconvert.exporters import SlidesExporter
 from nbconvert.preprocessors import Preprocessor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import explorers_web  # noqa: E402  (interactive explorers: Vega-Lite drawn by local vega-embed)
 from build_site import (  # noqa: E402
     COURSE_TITLE,
     NODE_MODULES,
@@ -237,7 +238,10 @@ def build(
     )
     if hide_figure_code:
         exporter.register_preprocessor(HideFigureCode(), enabled=True)
-    pages = export_course(exporter, out, SUFFIX, folder, only=only, postprocess=style_deck)
+    with_explorers = explorers_web.enable(exporter, out)
+    pages = export_course(
+        exporter, out, SUFFIX, folder, only=only, postprocess=lambda page: with_explorers(style_deck(page))
+    )
     return write_index(out, pages, f"{COURSE_TITLE}: slides", mathjax_url)
 
 

@@ -19,7 +19,9 @@ the deck's URL ``#/h/v``, and its first heading or text) and what is wrong, when
 
 Every site page (index.html and one page per notebook) is opened the same way and fails on
 console errors, non-local requests, untypeset math, images without alt text, an open teacher
-note and a page that scrolls sideways.
+note and a page that scrolls sideways. On a site page every interactive explorer
+(``pe_utils.explorers``) must be drawn, and redrawn when each of its sliders is moved once
+(tools/npm_packages/explorers_check.mjs).
 
 The browser is the Chromium binary inside the npm package ``@sparticuz/chromium``, driven by
 ``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed by
@@ -67,6 +69,7 @@ class Report:
     clipped: dict[str, int] = field(default_factory=dict)
     page_seconds: dict[str, float] = field(default_factory=dict)  # load, typeset and inspect
     pages: list[str] = field(default_factory=list)
+    explorers: dict[str, int] = field(default_factory=dict)  # site page -> explorers checked on it
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
     browser_seconds: float = 0.0
@@ -88,7 +91,8 @@ class Report:
             lines.append(f"  {deck}: {count} slides, {self.clipped[deck]} clipped ({seconds:.1f} s)")
         lines.append(
             f"  total: {sum(self.slides.values())} slides in {len(self.slides)} decks, "
-            f"{sum(self.clipped.values())} clipped; {len(self.pages)} site pages"
+            f"{sum(self.clipped.values())} clipped; {len(self.pages)} site pages, "
+            f"{sum(self.explorers.values())} explorers (each slider moved once)"
         )
         lines.append(f"  {len(self.problems)} problem(s)" if self.problems else "  no problems")
         return "\n".join(lines)
@@ -218,6 +222,8 @@ def check(
     for page in pages:
         found = result["pages"][str(page)]
         report.pages.append(page.name)
+        if found.get("explorers"):
+            report.explorers[page.name] = found["explorers"]
         for problem in found["problems"]:
             report.problems.append(f"site/{page.name}: {problem['kind']}: {problem['detail']}")
     report.seconds = time.perf_counter() - start

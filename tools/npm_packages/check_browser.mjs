@@ -13,6 +13,7 @@
 
 import chromium from "@sparticuz/chromium";
 import puppeteer from "puppeteer-core";
+import { checkExplorers } from "./explorers_check.mjs";
 import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
@@ -204,6 +205,12 @@ async function visit(browser, path, kind) {
     await page.evaluate(() => document.fonts.ready);
     times.typeset = Date.now() - times.start;
     const result = await page.evaluate(kind === "deck" ? inspectDeck : inspectPage);
+    if (kind === "page") {
+      // Each interactive explorer: drawn, and redrawn when each of its sliders moves once.
+      const explorers = await checkExplorers(page, TIMEOUT);
+      result.explorers = explorers.count;
+      for (const detail of explorers.problems) result.problems.push({ kind: "explorer", detail });
+    }
     times.inspected = Date.now() - times.start;
     result.times = times;
     result.problems = faults.concat(result.problems);

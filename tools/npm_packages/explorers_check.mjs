@@ -1,0 +1,172 @@
+// The interactive explorers (tools/explorers_web.py) in a real browser: drawn, and redrawn when a
+// slider moves, without console errors.
+//
+// As a module: `import { checkExplorers } from "./explorers_check.mjs"`, then
+// `await checkExplorers(page)` on a puppeteer page that has loaded a site page or a deck; it
+// returns {count, moved, problems: [...]} and changes nothing but the sliders it moves.
+//
+// From the command line (a check of its own, and screenshots for a person to look at):
+//   node explorers_check.mjs [--screenshots DIR] [--size 1280x720] PAGE.html ...
+// opens each page in headless Chromium (the binary inside @sparticuz/chromium, network off,
+// fresh profile), runs checkExplorers, prints JSON {pages: {path: result}} and exits 1 on any
+// problem, console error or non-local request. With --screenshots it saves, per explorer, a PNG
+// before and after its first slider moves (on a deck: the whole slide showing the explorer).
+
+import { spawn } from "node:child_process";
+import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { basename, join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+// Runs in the page. For every explorer: wait until it is drawn, then move each of its sliders once
+// (to the far end of its range from the current value) and each radio group to another choice,
+// and check the chart's SVG changed. Leaves the last values in place.
+async function inPage(timeoutMs) {
+  const problems = [];
+  const wait = (ms) => new Promise((done) => setTimeout(done, ms));
+  const deadline = Date.now() + timeoutMs;
+  while (!window.peExplorers && Date.now() < deadline) await wait(50);
+  const figures = Array.from(document.querySelectorAll("figure.pe-explorer"));
+  if (!figures.length) return { count: 0, moved: 0, problems };
+  if (!window.peExplorers) return { count: figures.length, moved: 0, problems: ["explorers never started (scripts not loaded?)"] };
+  const views = await Promise.all(window.peExplorers.map((p) => p.catch((error) => error)));
+  let moved = 0;
+  for (let index = 0; index < figures.length; index++) {
+    const figure = figures[index];
+    const view = views[index];
+    const name = `explorer ${index + 1}`;
+    if (!view || view instanceof Error || typeof view.runAsync !== "function") {
+      problems.push(`${name}: not drawn (${view})`);
+      continue;
+    }
+    const svg = () => (figure.querySelector(".pe-explorer-view svg") || {}).outerHTML || "";
+    const label = figure.getAttribute("aria-label") || "";
+    if (!svg()) problems.push(`${name}: no SVG drawn`);
+    if (label.trim().split(/\s+/).length < 6) problems.push(`${name}: no description (aria-label)`);
+    const sliders = Array.from(figure.querySelectorAll('input[type="range"]'));
+    const radios = Array.from(figure.querySelectorAll('input[type="radio"]')).filter((radio) => !radio.checked);
+    if (!sliders.length) problems.push(`${name}: no slider`);
+    const controls = [
+      ...sliders.map((input) => () => {
+        const far = Math.abs(+input.value - +input.min) < Math.abs(+input.max - +input.value) ? input.max : input.min;
+        input.value = far;
+        input.dispatchEvent(new Event("input", { bubbles: true }));
+        return `slider ${input.name || "?"} to ${far}`;
+      }),
+      ...radios.slice(0, 1).map((input) => () => {
+        input.checked = true;
+        input.dispatchEvent(new Event("change", { bubbles: true }));
+        return `radio ${input.value}`;
+      }),
+    ];
+    for (const move of controls) {
+      const before = svg();
+      const what = move();
+      await view.runAsync();
+      await wait(30);
+      if (svg() === before) problems.push(`${name}: ${what} did not change the chart`);
+      else moved += 1;
+    }
+  }
+  return { count: figures.length, moved, problems };
+}
+
+export async function checkExplorers(page, timeoutMs = 20000) {
+  return page.evaluate(inPage, timeoutMs);
+}
+
+// ---- command line ------------------------------------------------------------------------------
+
+function startChromium(executable, userDataDir, width, height, timeoutMs) {
+  const args = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync",
+    "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
+    "--hide-scrollbars", "--font-render-hinting=none", `--user-data-dir=${userDataDir}`,
+    "--remote-debugging-port=0", `--window-size=${width},${height}`, "about:blank",
+  ];
+  const child = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const endpoint = new Promise((done, fail) => {
+    let seen = "";
+    const timer = setTimeout(() => fail(new Error(`Chromium did not start:\n${seen}`)), timeoutMs);
+    child.stderr.on("data", (chunk) => {
+      seen += chunk;
+      const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
+      if (match) { clearTimeout(timer); done(match[1]); }
+    });
+    child.on("exit", (code) => { clearTimeout(timer); fail(new Error(`Chromium exited (${code}):\n${seen}`)); });
+  });
+  return { child, endpoint };
+}
+
+async function screenshotExplorers(page, directory, stem, suffix) {
+  const isDeck = await page.evaluate(() => typeof Reveal !== "undefined");
+  const figures = await page.$$("figure.pe-explorer");
+  for (let index = 0; index < figures.length; index++) {
+    const file = join(directory, `${stem}.explorer${index + 1}.${suffix}.png`);
+    if (isDeck) {
+      await page.evaluate((i) => {
+        const figure = document.querySelectorAll("figure.pe-explorer")[i];
+        const indices = Reveal.getIndices(figure.closest("section"));
+        Reveal.slide(indices.h, indices.v);
+      }, index);
+      await new Promise((done) => setTimeout(done, 150));
+      await page.screenshot({ path: file });
+    } else {
+      await figures[index].screenshot({ path: file });
+    }
+  }
+}
+
+async function main(argv) {
+  let screenshots = null;
+  let [width, height] = [1280, 720];
+  const pages = [];
+  for (let i = 0; i < argv.length; i++) {
+    if (argv[i] === "--screenshots") screenshots = resolve(argv[++i]);
+    else if (argv[i] === "--size") [width, height] = argv[++i].split("x").map(Number);
+    else pages.push(resolve(argv[i]));
+  }
+  const chromium = (await import("@sparticuz/chromium")).default;
+  const puppeteer = (await import("puppeteer-core")).default;
+  const userDataDir = mkdtempSync(join(tmpdir(), "explorers-check-"));
+  const { child, endpoint } = startChromium(await chromium.executablePath(), userDataDir, width, height, 30000);
+  const report = { pages: {} };
+  let failed = false;
+  try {
+    const browser = await puppeteer.connect({ browserWSEndpoint: await endpoint, defaultViewport: { width, height } });
+    for (const path of pages) {
+      const page = await browser.newPage();
+      const errors = [];
+      page.on("console", (message) => { if (message.type() === "error") errors.push(`console: ${message.text()}`); });
+      page.on("pageerror", (error) => errors.push(`page error: ${error.message}`));
+      await page.setRequestInterception(true);
+      page.on("request", (request) => {
+        if (/^(file|data|blob|about):/i.test(request.url())) request.continue();
+        else { errors.push(`network request: ${request.url()}`); request.abort(); }
+      });
+      await page.goto(pathToFileURL(path).href, { waitUntil: "load", timeout: 30000 });
+      if (screenshots) {
+        mkdirSync(screenshots, { recursive: true });
+        await page.evaluate(() => Promise.all(window.peExplorers || []));
+        await screenshotExplorers(page, screenshots, basename(path, ".html"), "before");
+      }
+      const result = await checkExplorers(page);
+      if (screenshots) await screenshotExplorers(page, screenshots, basename(path, ".html"), "after");
+      result.problems.push(...errors);
+      report.pages[path] = result;
+      failed ||= result.problems.length > 0;
+      await page.close();
+    }
+    await browser.disconnect();
+  } finally {
+    child.kill("SIGKILL");
+    rmSync(userDataDir, { recursive: true, force: true });
+  }
+  process.stdout.write(JSON.stringify(report, null, 1) + "\n");
+  return failed ? 1 : 0;
+}
+
+if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}
