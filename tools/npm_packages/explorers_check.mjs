@@ -24,10 +24,10 @@ import { pathToFileURL } from "node:url";
 async function inPage(timeoutMs) {
   const problems = [];
   const wait = (ms) => new Promise((done) => setTimeout(done, ms));
+  const figures = Array.from(document.querySelectorAll("figure.pe-explorer"));
+  if (!figures.length) return { count: 0, moved: 0, problems };  // nothing to wait for
   const deadline = Date.now() + timeoutMs;
   while (!window.peExplorers && Date.now() < deadline) await wait(50);
-  const figures = Array.from(document.querySelectorAll("figure.pe-explorer"));
-  if (!figures.length) return { count: 0, moved: 0, problems };
   if (!window.peExplorers) return { count: figures.length, moved: 0, problems: ["explorers never started (scripts not loaded?)"] };
   const views = await Promise.all(window.peExplorers.map((p) => p.catch((error) => error)));
   let moved = 0;

@@ -1,0 +1,612 @@
+"""A head that learns to look back (notebook 10).
+
+The task: a sequence of random tokens ``t_0 … t_{n−1}``; at every position
+``p ≥ k`` the target is ``t_{p−k}``, the token ``k`` places back (positions
+``p < k`` have no target and are left out of the loss).
+
+The model: one causal attention head. Its values are the tokens' one-hot
+vectors, so its output at ``p`` is a probability distribution over the
+vocabulary, ``o_p[v] = Σ_{q ≤ p, t_q = v} A_pq``. Only the query and key maps
+are trained (and, for the ``"learned"`` variant, the position table). With
+``x_p`` the input row of position ``p`` and ``s_pq = q_p · k_q / √d_k``::
+
+    A_pq = exp(s_pq) / Σ_{r ≤ p} exp(s_pr),      loss_p = −log o_p[t_{p−k}].
+
+The gradient with respect to the scores is ``∂loss_p/∂s_pq = A_pq − R_pq``,
+where ``R_pq = A_pq [t_q = t_{p−k}] / o_p[t_{p−k}]`` is the attention restricted
+to the keys that carry the target token, renormalised; the bilinear score
+passes it on to the query and key maps (``look_back_loss_and_gradient``).
+
+Four ways to give the head positions (``VARIANTS``):
+
+- ``"none"``        ``x_p = E[t_p]``, no positional information;
+- ``"sinusoidal"``  ``x_p = E[t_p] + PE(p)``, the paper's additive encoding;
+- ``"learned"``     ``x_p = E[t_p] + P[p]``, a trained table with one row per
+  trained position (no rows beyond it);
+- ``"rope"``        ``q_p = rope(x_p W_q, p)``, ``k_q = rope(x_q W_k, q)`` with
+  ``x_p = E[t_p]``.
+
+``E`` is a fixed random token embedding (not trained). Introduced in
+notebook 10.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+import numpy as np
+
+from ._checks import (
+    check_base,
+    check_choice,
+    check_count,
+    check_matrix,
+    check_positive_count,
+    check_table_size,
+)
+from .encoding import sinusoidal_pe
+from .rope import rope
+from .similarity import commuting_part
+
+#: The four ways of giving the head positions, in the order notebook 10 trains them.
+VARIANTS: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope")
+
+#: Marks a position that has no target (``p < k``) in the array of targets.
+NO_TARGET: int = -1
+
+
+def _check_finite_positive(value: Any, name: str) -> float:
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a positive real number, got {value!r}")
+    value = float(value)
+    if not math.isfinite(value) or value <= 0.0:
+        raise ValueError(f"{name} must be a finite positive number, got {value}")
+    return value
+
+
+def _check_tokens(tokens: Any, vocab_size: int | None = None) -> np.ndarray:
+    array = np.asarray(tokens)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(f"tokens must be an integer array of token ids, got dtype {array.dtype}")
+    if array.ndim != 2:
+        raise ValueError(f"tokens must be a 2-D array (sequences, length), got shape {array.shape}")
+    if array.shape[0] == 0:
+        raise ValueError("tokens must hold at least one sequence, got an empty batch")
+    if array.shape[1] == 0:
+        raise ValueError("tokens must hold sequences of length at least 1, got length 0")
+    if np.any(array < 0) or (vocab_size is not None and np.any(array >= vocab_size)):
+        raise ValueError(
+            f"tokens must be token ids in 0 … {'vocab_size − 1' if vocab_size is None else vocab_size - 1}, "
+            f"got values from {int(array.min())} to {int(array.max())}"
+        )
+    return array.astype(np.int64, copy=False)
+
+
+def look_back_targets(tokens: Any, offset: int) -> np.ndarray:
+    """Return the targets of the look-back task: ``target[b, p] = tokens[b, p − k]``.
+
+    Positions ``p < k`` have no token ``k`` places back; they get
+    :data:`NO_TARGET` (−1) and are left out of the loss and the accuracy.
+    Introduced in notebook 10.
+
+    Parameters
+    ----------
+    tokens : int array, shape (sequences, n)
+    offset : int
+        ``k``, with ``1 ≤ k < n``.
+
+    Returns
+    -------
+    np.ndarray
+        ``(sequences, n)`` int64 array.
+    """
+    tokens = _check_tokens(tokens)
+    offset = _check_offset(offset, tokens.shape[1])
+    targets = np.full(tokens.shape, NO_TARGET, dtype=np.int64)
+    targets[:, offset:] = tokens[:, :-offset]
+    return targets
+
+
+def _check_offset(offset: Any, length: int) -> int:
+    offset = check_positive_count(offset, "offset")
+    if offset >= length:
+        raise ValueError(
+            f"offset (k = {offset}) must be smaller than the sequence length n = {length}: "
+            "no position would have a token k places back"
+        )
+    return offset
+
+
+def look_back_task(
+    n_sequences: int, length: int, vocab_size: int, *, offset: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return random token sequences and their look-back targets.
+
+    Tokens are drawn uniformly from ``0 … vocab_size − 1`` by
+    ``np.random.default_rng(seed)``; ``targets = look_back_targets(tokens,
+    offset)``. Introduced in notebook 10.
+
+    Parameters
+    ----------
+    n_sequences : int
+        Batch size, at least 1.
+    length : int
+        ``n``, greater than ``offset``.
+    vocab_size : int
+        At least 2 (with one token there is nothing to find).
+    offset : int
+        ``k ≥ 1``.
+    seed : int
+        Non-negative.
+
+    Returns
+    -------
+    tokens, targets : np.ndarray
+        Both ``(n_sequences, length)`` int64; ``targets`` holds −1 where ``p < k``.
+    """
+    n_sequences = check_count(n_sequences, "n_sequences")
+    if n_sequences == 0:
+        raise ValueError("n_sequences must be at least 1, got 0 (an empty batch)")
+    length = check_positive_count(length, "length")
+    vocab_size = _check_vocab_size(vocab_size)
+    offset = _check_offset(offset, length)
+    seed = check_count(seed, "seed")
+    check_table_size((n_sequences, length), np.int64, name="token batch")
+    tokens = np.random.default_rng(seed).integers(0, vocab_size, size=(n_sequences, length))
+    return tokens, look_back_targets(tokens, offset)
+
+
+def _check_vocab_size(vocab_size: Any) -> int:
+    vocab_size = check_count(vocab_size, "vocab_size")
+    if vocab_size < 2:
+        raise ValueError(f"vocab_size must be at least 2 tokens, got {vocab_size}")
+    return vocab_size
+
+
+@dataclass(frozen=True)
+class LookBackHead:
+    """One causal attention head with one-hot values, and how it sees positions.
+
+    Attributes
+    ----------
+    variant : str
+        One of :data:`VARIANTS`.
+    embeddings : np.ndarray, shape (vocab_size, d_model)
+        Fixed token embeddings ``E`` (not trained).
+    W_q, W_k : np.ndarray, shape (d_model, d_k)
+        The query and key maps (trained).
+    positions : np.ndarray or None, shape (n_trained, d_model)
+        The position table of the ``"learned"`` variant (trained); ``None`` otherwise.
+    base : float
+        Base of the sinusoidal encoding and of RoPE.
+
+    Introduced in notebook 10.
+    """
+
+    variant: str
+    embeddings: np.ndarray
+    W_q: np.ndarray
+    W_k: np.ndarray
+    positions: np.ndarray | None = None
+    base: float = 10000.0
+    trainable: tuple[str, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        check_choice(self.variant, VARIANTS, "variant")
+        object.__setattr__(self, "trainable", ("W_q", "W_k", "positions") if self.variant == "learned"
+                           else ("W_q", "W_k"))
+        if (self.variant == "learned") != (self.positions is not None):
+            raise ValueError("positions must be a table for variant 'learned' and None for the others")
+        embeddings = check_matrix(self.embeddings, "embeddings")
+        d_model = embeddings.shape[1]
+        if embeddings.shape[0] < 2 or d_model == 0 or d_model % 2:
+            raise ValueError(
+                "embeddings must have at least 2 rows (tokens) and an even, positive number of "
+                f"columns (d_model), got shape {embeddings.shape}"
+            )
+        W_q, W_k = check_matrix(self.W_q, "W_q"), check_matrix(self.W_k, "W_k")
+        if W_q.shape[0] != d_model or W_q.shape[1] == 0 or W_k.shape != W_q.shape:
+            raise ValueError(
+                f"W_q and W_k must both have shape (d_model, d_k) = ({d_model}, d_k ≥ 1), "
+                f"got {W_q.shape} and {W_k.shape}"
+            )
+        if self.variant == "rope" and W_q.shape[1] % 2:
+            raise ValueError(f"W_q must have an even number of columns for variant 'rope', got {W_q.shape}")
+        arrays = {"embeddings": embeddings, "W_q": W_q, "W_k": W_k}
+        if self.positions is not None:
+            table = check_matrix(self.positions, "positions")
+            if table.shape[1] != d_model or table.shape[0] == 0:
+                raise ValueError(f"positions must have shape (n_positions ≥ 1, {d_model}), got {table.shape}")
+            arrays["positions"] = table
+        for name, array in arrays.items():
+            object.__setattr__(self, name, array)
+        object.__setattr__(self, "base", check_base(self.base))
+
+    @property
+    def vocab_size(self) -> int:
+        return self.embeddings.shape[0]
+
+    @property
+    def d_model(self) -> int:
+        return self.embeddings.shape[1]
+
+    def parameters(self) -> dict[str, np.ndarray]:
+        """The trained arrays by name."""
+        return {name: getattr(self, name) for name in self.trainable}
+
+
+def init_head(
+    variant: str,
+    vocab_size: int,
+    d_model: int,
+    *,
+    d_k: int | None = None,
+    n_positions: int | None = None,
+    base: float = 10000.0,
+    seed: int = 0,
+) -> LookBackHead:
+    """Return an untrained head: random ``E``, ``W_q``, ``W_k`` (and position table).
+
+    ``E`` has entries ``N(0, 1/2)`` so that ``‖E[v]‖² ≈ d/2 = ‖PE(p)‖²``;
+    ``W_q``, ``W_k`` and a learned table have entries ``N(0, 1/d)``. All are
+    drawn by ``np.random.default_rng(seed)``, the embeddings first, so the four
+    variants with one seed share the same token embeddings. Introduced in
+    notebook 10.
+
+    Parameters
+    ----------
+    variant : str
+        One of :data:`VARIANTS`.
+    vocab_size : int
+        At least 2.
+    d_model : int
+        Even and positive (the encoding pairs up dimensions).
+    d_k : int, optional
+        Columns of the query and key maps; ``d_model`` by default (RoPE needs it even).
+    n_positions : int, optional
+        Rows of the learned table; required for ``"learned"`` only.
+    base : float
+        Greater than 1.
+    seed : int
+        Non-negative.
+    """
+    variant = check_choice(variant, VARIANTS, "variant")
+    vocab_size = _check_vocab_size(vocab_size)
+    d_model = check_positive_count(d_model, "d_model")
+    if d_model % 2:
+        raise ValueError(f"d_model must be even (one sin and one cos per pair), got {d_model}")
+    d_k = d_model if d_k is None else check_positive_count(d_k, "d_k")
+    if variant == "rope" and d_k % 2:
+        raise ValueError(f"d_k must be even for variant 'rope' (RoPE rotates pairs), got {d_k}")
+    if variant == "learned":
+        if n_positions is None:
+            raise ValueError("n_positions must be given for variant 'learned' (rows of its table)")
+        n_positions = check_positive_count(n_positions, "n_positions")
+    base = check_base(base)
+    seed = check_count(seed, "seed")
+    check_table_size((max(vocab_size, d_model, n_positions or 0), max(d_model, d_k)), np.float64,
+                     name="head parameters")
+    rng = np.random.default_rng(seed)
+    embeddings = rng.normal(scale=np.sqrt(0.5), size=(vocab_size, d_model))
+    scale = 1.0 / np.sqrt(d_model)
+    W_q = rng.normal(scale=scale, size=(d_model, d_k))
+    W_k = rng.normal(scale=scale, size=(d_model, d_k))
+    table = rng.normal(scale=scale, size=(n_positions, d_model)) if variant == "learned" else None
+    return LookBackHead(variant, embeddings, W_q, W_k, table, base)
+
+
+def _check_head(head: Any) -> LookBackHead:
+    if not isinstance(head, LookBackHead):
+        raise TypeError(f"head must be a LookBackHead (see init_head), got {type(head).__name__}")
+    return head
+
+
+def head_inputs(head: LookBackHead, tokens: Any) -> np.ndarray:
+    """Return the input rows ``x_p`` of every sequence, shape ``(sequences, n, d)``.
+
+    ``E[t_p]``, plus ``PE(p)`` for ``"sinusoidal"`` or ``P[p]`` for
+    ``"learned"`` (which refuses sequences longer than its table).
+    Introduced in notebook 10.
+    """
+    head = _check_head(head)
+    tokens = _check_tokens(tokens, head.vocab_size)
+    n = tokens.shape[1]
+    check_table_size(tokens.shape + (head.d_model,), np.float64, name="head inputs")
+    inputs = head.embeddings[tokens]
+    if head.variant == "sinusoidal":
+        inputs = inputs + sinusoidal_pe(n, head.d_model, base=head.base)
+    elif head.variant == "learned":
+        if n > head.positions.shape[0]:
+            raise ValueError(
+                f"tokens of length {n} are longer than the learned position table "
+                f"({head.positions.shape[0]} rows): it has no rows for positions ≥ {head.positions.shape[0]}"
+            )
+        inputs = inputs + head.positions[:n]
+    return inputs
+
+
+def _queries_keys(head: LookBackHead, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    queries, keys = inputs @ head.W_q, inputs @ head.W_k
+    if head.variant == "rope":
+        positions = np.arange(inputs.shape[1], dtype=np.float64)
+        queries = rope(queries, positions, base=head.base)
+        keys = rope(keys, positions, base=head.base)
+    return queries, keys
+
+
+def head_scores(head: LookBackHead, tokens: Any) -> np.ndarray:
+    """Return the causal scores ``s_pq = q_p · k_q / √d_k``, ``−inf`` for ``q > p``.
+
+    Shape ``(sequences, n, n)``. Introduced in notebook 10.
+    """
+    inputs = head_inputs(head, tokens)
+    n = inputs.shape[1]
+    check_table_size((inputs.shape[0], n, n), np.float64, name="attention scores")
+    queries, keys = _queries_keys(head, inputs)
+    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(head.W_q.shape[1])
+    return np.where(np.tri(n, dtype=bool), scores, -np.inf)
+
+
+def _logsumexp_rows(scores: np.ndarray) -> np.ndarray:
+    largest = scores.max(axis=-1, keepdims=True)
+    return largest[..., 0] + np.log(np.sum(np.exp(scores - largest), axis=-1))
+
+
+def _softmax_rows(scores: np.ndarray) -> np.ndarray:
+    shifted = np.exp(scores - scores.max(axis=-1, keepdims=True))
+    return shifted / shifted.sum(axis=-1, keepdims=True)
+
+
+def head_attention(head: LookBackHead, tokens: Any) -> np.ndarray:
+    """Return the attention weights ``A`` (rows sum to 1, zero above the diagonal).
+
+    Shape ``(sequences, n, n)``. Introduced in notebook 10.
+    """
+    return _softmax_rows(head_scores(head, tokens))
+
+
+def head_output(head: LookBackHead, tokens: Any) -> np.ndarray:
+    """Return ``o_p[v] = Σ_{q ≤ p, t_q = v} A_pq``: the attention-weighted one-hot values.
+
+    Shape ``(sequences, n, vocab_size)``; every ``o_p`` is a probability
+    distribution. Introduced in notebook 10.
+    """
+    tokens = _check_tokens(tokens)
+    weights = head_attention(head, tokens)
+    one_hot = np.eye(head.vocab_size)[tokens]
+    return weights @ one_hot
+
+
+def _check_targets(targets: Any, tokens: np.ndarray, vocab_size: int) -> np.ndarray:
+    array = np.asarray(targets)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
+        raise TypeError(f"targets must be an integer array of token ids, got dtype {array.dtype}")
+    if array.shape != tokens.shape:
+        raise ValueError(f"targets must have the shape of tokens {tokens.shape}, got {array.shape}")
+    if np.any((array < NO_TARGET) | (array >= vocab_size)):
+        raise ValueError(f"targets must be token ids 0 … {vocab_size - 1} or {NO_TARGET} (no target)")
+    if not np.any(array != NO_TARGET):
+        raise ValueError("targets must have at least one position with a target (all were -1)")
+    return array.astype(np.int64, copy=False)
+
+
+def look_back_accuracy(head: LookBackHead, tokens: Any, targets: Any) -> float:
+    """Fraction of positions with a target where ``argmax_v o_p[v]`` is the target.
+
+    A tie goes to the smallest token id (``np.argmax``). Introduced in notebook 10.
+    """
+    head = _check_head(head)
+    tokens = _check_tokens(tokens, head.vocab_size)
+    targets = _check_targets(targets, tokens, head.vocab_size)
+    has_target = targets != NO_TARGET
+    predictions = np.argmax(head_output(head, tokens), axis=-1)
+    return float(np.mean(predictions[has_target] == targets[has_target]))
+
+
+def look_back_loss_and_gradient(
+    head: LookBackHead, tokens: Any, targets: Any
+) -> tuple[float, dict[str, np.ndarray]]:
+    """Return the mean loss ``−log o_p[t_{p−k}]`` and its gradient.
+
+    The mean runs over every sequence and every position with a target. With
+    ``G = ∂loss/∂S = (A − R)/N`` (``R`` the attention restricted to the keys
+    holding the target, renormalised; ``N`` the number of targets) and
+    ``S = Q Kᵀ/√d_k``::
+
+        ∂Q = G K / √d_k,    ∂K = Gᵀ Q / √d_k,
+        ∂W_q = Σ Xᵀ ∂Q,     ∂W_k = Σ Xᵀ ∂K,     ∂P = Σ_sequences (∂Q W_qᵀ + ∂K W_kᵀ).
+
+    For ``"rope"`` ``∂Q`` and ``∂K`` are first rotated back by ``−p`` (the
+    transpose of the rotation by ``p``). Introduced in notebook 10.
+
+    Returns
+    -------
+    loss : float
+    gradient : dict
+        One array per name in ``head.trainable``, of that parameter's shape.
+    """
+    head = _check_head(head)
+    tokens = _check_tokens(tokens, head.vocab_size)
+    targets = _check_targets(targets, tokens, head.vocab_size)
+    inputs = head_inputs(head, tokens)
+    n = tokens.shape[1]
+    queries, keys = _queries_keys(head, inputs)
+    scale = 1.0 / np.sqrt(head.W_q.shape[1])
+    scores = queries @ np.swapaxes(keys, -1, -2) * scale
+    causal = np.tri(n, dtype=bool)
+    scores = np.where(causal, scores, -np.inf)
+    weights = _softmax_rows(scores)
+
+    has_target = targets != NO_TARGET
+    count = int(has_target.sum())
+    # matches[b, p, q]: key q carries the target of query p (and q ≤ p)
+    matches = (tokens[:, None, :] == targets[:, :, None]) & causal & has_target[:, :, None]
+    # log o_p[target] = logsumexp(matching scores) − logsumexp(all scores): no log(0), even when
+    # the target's weight underflows. Rows without a target get a dummy 0 so nothing is −inf − −inf.
+    matched = np.where(matches, scores, -np.inf)
+    matched[..., 0] = np.where(has_target, matched[..., 0], 0.0)
+    log_all = _logsumexp_rows(scores)
+    log_matched = _logsumexp_rows(matched)
+    loss = float(np.sum(np.where(has_target, log_all - log_matched, 0.0)) / count)
+
+    # R = A restricted to the keys holding the target, renormalised: the softmax of the matching
+    # scores alone (computed that way, it stays exact when their total weight underflows)
+    restricted = np.exp(matched - log_matched[..., None])
+    grad_scores = (weights - restricted) * has_target[:, :, None] / count
+    grad_queries = grad_scores @ keys * scale
+    grad_keys = np.swapaxes(grad_scores, -1, -2) @ queries * scale
+    if head.variant == "rope":
+        positions = np.arange(n, dtype=np.float64)
+        grad_queries = rope(grad_queries, -positions, base=head.base)
+        grad_keys = rope(grad_keys, -positions, base=head.base)
+    flat_inputs = inputs.reshape(-1, head.d_model)
+    gradient = {
+        "W_q": flat_inputs.T @ grad_queries.reshape(-1, grad_queries.shape[-1]),
+        "W_k": flat_inputs.T @ grad_keys.reshape(-1, grad_keys.shape[-1]),
+    }
+    if head.variant == "learned":
+        grad_inputs = grad_queries @ head.W_q.T + grad_keys @ head.W_k.T
+        table_gradient = np.zeros_like(head.positions)
+        table_gradient[:n] = grad_inputs.sum(axis=0)
+        gradient["positions"] = table_gradient
+    return loss, gradient
+
+
+def look_back_loss(head: LookBackHead, tokens: Any, targets: Any) -> float:
+    """Return the mean loss ``−log o_p[t_{p−k}]`` over the positions with a target.
+
+    Introduced in notebook 10.
+    """
+    return look_back_loss_and_gradient(head, tokens, targets)[0]
+
+
+@dataclass(frozen=True)
+class TrainingRun:
+    """What :func:`train_head` returns: the trained head and the loss before each step."""
+
+    head: LookBackHead
+    losses: np.ndarray
+
+
+def adam_update(
+    parameter: np.ndarray,
+    gradient: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray,
+    step: int,
+    *,
+    learning_rate: float,
+    beta1: float = 0.9,
+    beta2: float = 0.999,
+    epsilon: float = 1e-8,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One Adam step (Kingma & Ba, 2015) for one parameter array.
+
+    ``m ← β₁m + (1−β₁)g``, ``v ← β₂v + (1−β₂)g²``,
+    ``θ ← θ − η · (m/(1−β₁ᵗ)) / (√(v/(1−β₂ᵗ)) + ε)`` with ``t = step ≥ 1``.
+    Returns the new ``(θ, m, v)``; the inputs are not changed. Introduced in
+    notebook 10.
+    """
+    step = check_positive_count(step, "step")
+    learning_rate = _check_finite_positive(learning_rate, "learning_rate")
+    first = beta1 * first + (1.0 - beta1) * gradient
+    second = beta2 * second + (1.0 - beta2) * gradient**2
+    corrected_first = first / (1.0 - beta1**step)
+    corrected_second = second / (1.0 - beta2**step)
+    parameter = parameter - learning_rate * corrected_first / (np.sqrt(corrected_second) + epsilon)
+    return parameter, first, second
+
+
+def train_head(
+    head: LookBackHead,
+    tokens: Any,
+    targets: Any,
+    *,
+    steps: int = 200,
+    learning_rate: float = 0.05,
+) -> TrainingRun:
+    """Train the head's query and key maps (and learned table) with full-batch Adam.
+
+    Every step uses the whole batch, so the run is a deterministic function of
+    the head it starts from and the data: the same seeds give the same run.
+    Introduced in notebook 10.
+
+    Parameters
+    ----------
+    head : LookBackHead
+        The starting point, e.g. from :func:`init_head`; it is not changed.
+    tokens, targets : int arrays, shape (sequences, n)
+        From :func:`look_back_task`.
+    steps : int
+        Number of Adam steps, at least 1.
+    learning_rate : float
+        Finite and positive.
+
+    Returns
+    -------
+    TrainingRun
+        The trained head and the ``steps`` losses measured before each step.
+    """
+    head = _check_head(head)
+    tokens = _check_tokens(tokens, head.vocab_size)
+    targets = _check_targets(targets, tokens, head.vocab_size)
+    steps = check_positive_count(steps, "steps")
+    learning_rate = _check_finite_positive(learning_rate, "learning_rate")
+    parameters = {name: array.copy() for name, array in head.parameters().items()}
+    first = {name: np.zeros_like(array) for name, array in parameters.items()}
+    second = {name: np.zeros_like(array) for name, array in parameters.items()}
+    losses = np.empty(steps)
+    current = head
+    for step in range(1, steps + 1):
+        losses[step - 1], gradient = look_back_loss_and_gradient(current, tokens, targets)
+        for name in parameters:
+            parameters[name], first[name], second[name] = adam_update(
+                parameters[name], gradient[name], first[name], second[name], step,
+                learning_rate=learning_rate,
+            )
+        current = replace(head, **parameters)
+    return TrainingRun(current, losses)
+
+
+def commuting_share(matrix: Any) -> float:
+    """Return ``‖C‖²_F / ‖M‖²_F``, ``C = commuting_part(M)``: the share of ``M`` commuting with every ``T_k``.
+
+    ``C`` is an orthogonal projection of ``M``, so the share lies in ``[0, 1]``:
+    1 exactly when ``M`` commutes with every ``T_k``, about ``1/d`` for a
+    matrix with independent random entries (``d`` of its ``d²`` directions).
+    Interleaved layout. Introduced in notebook 10.
+
+    Parameters
+    ----------
+    matrix : array_like, shape (d, d)
+        Finite, ``d`` positive and even, not all zero (for a head, ``W_q W_kᵀ``).
+    """
+    part = commuting_part(matrix)
+    total = float(np.sum(np.asarray(matrix, dtype=np.float64) ** 2))
+    if total == 0.0:
+        raise ValueError("matrix must not be all zeros: the share of the zero matrix is undefined")
+    return float(np.sum(part**2)) / total
+
+
+__all__ = [
+    "NO_TARGET",
+    "VARIANTS",
+    "LookBackHead",
+    "TrainingRun",
+    "adam_update",
+    "commuting_share",
+    "head_attention",
+    "head_inputs",
+    "head_output",
+    "head_scores",
+    "init_head",
+    "look_back_accuracy",
+    "look_back_loss",
+    "look_back_loss_and_gradient",
+    "look_back_targets",
+    "look_back_task",
+    "train_head",
+]

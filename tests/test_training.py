@@ -1,0 +1,362 @@
+"""Tests of pe_utils.training (notebook 10): task, forward pass, gradient, Adam, training.
+
+Expected values are derived by hand or by explicit loops here, never copied from
+the code's output; the gradient is checked against central finite differences.
+"""
+
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pe_utils import shift_matrix, sinusoidal_pe
+from pe_utils.training import (
+    NO_TARGET,
+    VARIANTS,
+    LookBackHead,
+    adam_update,
+    commuting_share,
+    head_attention,
+    head_output,
+    head_scores,
+    init_head,
+    look_back_accuracy,
+    look_back_loss,
+    look_back_loss_and_gradient,
+    look_back_targets,
+    look_back_task,
+    train_head,
+)
+
+# --- the task -----------------------------------------------------------------
+
+
+def test_targets_copy_the_token_k_places_back():
+    tokens = np.array([[5, 1, 4, 2, 0], [3, 3, 1, 0, 2]])
+    expected = np.array([[-1, -1, 5, 1, 4], [-1, -1, 3, 3, 1]])
+    assert np.array_equal(look_back_targets(tokens, 2), expected)
+    assert NO_TARGET == -1
+
+
+def test_task_is_seeded_in_range_and_has_the_targets():
+    tokens, targets = look_back_task(6, 9, 4, offset=3, seed=11)
+    again, _ = look_back_task(6, 9, 4, offset=3, seed=11)
+    other, _ = look_back_task(6, 9, 4, offset=3, seed=12)
+    assert tokens.shape == targets.shape == (6, 9)
+    assert tokens.min() >= 0 and tokens.max() <= 3
+    assert np.array_equal(tokens, again) and not np.array_equal(tokens, other)
+    for b in range(6):
+        for p in range(9):
+            assert targets[b, p] == (tokens[b, p - 3] if p >= 3 else -1)
+
+
+# --- the forward pass -------------------------------------------------------------
+
+
+def uniform_head(vocab_size, d_model):
+    """All scores 0: attention is uniform over the visible prefix."""
+    zeros = np.zeros((d_model, d_model))
+    return LookBackHead("none", np.ones((vocab_size, d_model)), zeros, zeros)
+
+
+def test_uniform_attention_outputs_the_prefix_histogram():
+    tokens = np.array([[2, 0, 2, 1]])
+    out = head_output(uniform_head(3, 4), tokens)[0]
+    expected = np.array(
+        [[0, 0, 1], [1 / 2, 0, 1 / 2], [1 / 3, 0, 2 / 3], [1 / 4, 1 / 4, 2 / 4]]
+    )
+    np.testing.assert_allclose(out, expected, atol=1e-15)
+
+
+def test_scores_by_explicit_loops_for_the_additive_head():
+    head = init_head("sinusoidal", 5, 6, d_k=4, seed=7)
+    tokens = np.array([[4, 0, 3, 3, 1, 2, 0]])
+    n = tokens.shape[1]
+    pe = [[f(p * 10000.0 ** (-2 * (j // 2) / 6)) for j in range(6) for f in ((math.sin, math.cos)[j % 2],)]
+          for p in range(n)]
+    scores = head_scores(head, tokens)[0]
+    for p in range(n):
+        x_p = head.embeddings[tokens[0, p]] + np.array(pe[p])
+        for q in range(n):
+            if q > p:
+                assert scores[p, q] == -np.inf
+                continue
+            x_q = head.embeddings[tokens[0, q]] + np.array(pe[q])
+            expected = sum(
+                (x_p @ head.W_q[:, c]) * (x_q @ head.W_k[:, c]) for c in range(4)
+            ) / 2.0
+            assert scores[p, q] == pytest.approx(expected, rel=1e-12, abs=1e-12)
+
+
+def test_rope_scores_depend_on_the_offset_only():
+    head = init_head("rope", 3, 8, seed=1)
+    tokens = np.full((1, 12), 2)                # one token everywhere: only positions differ
+    scores = head_scores(head, tokens)[0]
+    for offset in range(12):
+        diagonal = np.diagonal(scores, offset=-offset)
+        np.testing.assert_allclose(diagonal, diagonal[0], atol=1e-12)
+
+
+def test_hand_built_head_looks_k_back_at_any_length():
+    # Query map T_{−k}ᵀ (rows): the query of p is PE(p − k); the score peaks at q = p − k.
+    d, k = 16, 3
+    W_q = 10 * np.sqrt(d) * shift_matrix(-k, d).T
+    head = LookBackHead("sinusoidal", np.zeros((5, d)), W_q, np.eye(d))
+    tokens, targets = look_back_task(8, 80, 5, offset=k, seed=4)
+    attention = head_attention(head, tokens)
+    assert np.all(np.argmax(attention[:, k:], axis=-1) == np.arange(80 - k))
+    assert look_back_accuracy(head, tokens, targets) == 1.0
+
+
+def test_accuracy_of_uniform_attention_by_hand():
+    tokens = np.array([[0, 1, 0, 2], [1, 1, 2, 2]])
+    targets = look_back_targets(tokens, 1)
+    # argmax of the prefix histogram, ties to the smaller token id:
+    # seq 0: p=1 {0,1} → 0 = t0 ✓; p=2 {0:2,1:1} → 0 ≠ 1; p=3 {0:2} → 0 = t2 ✓
+    # seq 1: p=1 {1:2} → 1 ✓; p=2 {1:2,2:1} → 1 ✓; p=3 {1:2,2:2} → 1 ≠ 2
+    assert look_back_accuracy(uniform_head(3, 2), tokens, targets) == pytest.approx(4 / 6)
+
+
+def test_learned_table_has_no_rows_beyond_its_length():
+    head = init_head("learned", 4, 4, n_positions=6, seed=0)
+    tokens, targets = look_back_task(2, 7, 4, offset=1, seed=0)
+    with pytest.raises(ValueError, match="longer than the learned position table"):
+        look_back_accuracy(head, tokens, targets)
+
+
+@settings(max_examples=20, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000),
+       n=st.integers(2, 9), vocab=st.integers(2, 6))
+def test_outputs_are_distributions(variant, seed, n, vocab):
+    head = init_head(variant, vocab, 4, n_positions=n, seed=seed)
+    tokens, _ = look_back_task(3, n, vocab, offset=1, seed=seed)
+    out = head_output(head, tokens)
+    assert np.all(out >= 0)
+    np.testing.assert_allclose(out.sum(-1), 1.0, atol=1e-12)
+
+
+# --- the loss and its gradient -----------------------------------------------------
+
+
+def test_loss_of_uniform_attention_by_hand():
+    tokens = np.array([[0, 1, 0]])
+    targets = look_back_targets(tokens, 1)      # p=1: target 0, o=1/2; p=2: target 1, o=1/3
+    expected = (-math.log(1 / 2) - math.log(1 / 3)) / 2
+    assert look_back_loss(uniform_head(2, 2), tokens, targets) == pytest.approx(expected, rel=1e-12)
+
+
+def test_loss_stays_finite_when_the_target_weight_underflows():
+    d = 4
+    head = LookBackHead("none", np.eye(3, d), 40 * np.eye(d), 40 * np.eye(d))
+    tokens = np.array([[0, 1]])                  # p=1 attends to itself (score 1600), target 0
+    loss = look_back_loss(head, tokens, look_back_targets(tokens, 1))
+    assert loss == pytest.approx(1600 / 2, rel=1e-12)  # −log softmax = s_11 − s_10 = 1600/√4
+
+
+def finite_difference(head, tokens, targets, name, index, h=1e-6):
+    values = []
+    for sign in (1, -1):
+        array = getattr(head, name).copy()
+        array[index] += sign * h
+        values.append(look_back_loss(replace(head, **{name: array}), tokens, targets))
+    return (values[0] - values[1]) / (2 * h)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    variant=st.sampled_from(VARIANTS),
+    vocab=st.integers(2, 5),
+    half_d=st.integers(1, 4),
+    half_dk=st.integers(1, 3),
+    n=st.integers(2, 7),
+    batch=st.integers(1, 3),
+    data=st.data(),
+)
+def test_gradient_matches_central_finite_differences(variant, vocab, half_d, half_dk, n, batch, data):
+    d, d_k = 2 * half_d, 2 * half_dk
+    offset = data.draw(st.integers(1, n - 1))
+    seed = data.draw(st.integers(0, 1000))
+    head = init_head(variant, vocab, d, d_k=d_k, n_positions=n + data.draw(st.integers(0, 2)), seed=seed)
+    tokens, targets = look_back_task(batch, n, vocab, offset=offset, seed=seed + 1)
+    _, gradient = look_back_loss_and_gradient(head, tokens, targets)
+    assert set(gradient) == set(head.trainable)
+    for name, array in head.parameters().items():
+        assert gradient[name].shape == array.shape
+        for index in np.ndindex(array.shape):
+            numeric = finite_difference(head, tokens, targets, name, index)
+            assert gradient[name][index] == pytest.approx(numeric, rel=1e-5, abs=1e-8), (name, index)
+
+
+# --- Adam and training -----------------------------------------------------------------
+
+
+def test_first_adam_step_moves_each_entry_by_the_learning_rate():
+    theta = np.array([1.0, -2.0, 0.5])
+    g = np.array([3.0, -0.01, 200.0])
+    new, m, v = adam_update(theta, g, np.zeros(3), np.zeros(3), 1, learning_rate=0.1)
+    # m̂ = g, v̂ = g², so the step is 0.1 · g / (|g| + 1e-8)
+    np.testing.assert_allclose(new, theta - 0.1 * g / (np.abs(g) + 1e-8), rtol=1e-12)
+    np.testing.assert_allclose(m, 0.1 * g)
+    np.testing.assert_allclose(v, 0.001 * g**2)
+
+
+def test_training_lowers_the_loss_and_leaves_the_start_unchanged():
+    start = init_head("sinusoidal", 4, 8, seed=0)
+    W_q_before = start.W_q.copy()
+    tokens, targets = look_back_task(16, 8, 4, offset=1, seed=5)
+    run = train_head(start, tokens, targets, steps=60, learning_rate=0.05)
+    assert run.losses.shape == (60,)
+    assert look_back_loss(run.head, tokens, targets) < 0.5 * run.losses[0]
+    assert np.array_equal(start.W_q, W_q_before)
+
+
+@settings(max_examples=6, deadline=None)
+@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 2**32 - 1), data_seed=st.integers(0, 2**32 - 1))
+def test_training_with_fixed_seeds_is_reproducible(variant, seed, data_seed):
+    def run():
+        tokens, targets = look_back_task(4, 6, 3, offset=2, seed=data_seed)
+        head = init_head(variant, 3, 4, n_positions=6, seed=seed)
+        return train_head(head, tokens, targets, steps=5, learning_rate=0.1)
+
+    first, second = run(), run()
+    assert np.array_equal(first.losses, second.losses)
+    for name in first.head.trainable:
+        assert np.array_equal(getattr(first.head, name), getattr(second.head, name))
+
+
+# --- commuting share -----------------------------------------------------------------
+
+
+def test_commuting_share_of_simple_matrices():
+    d = 6
+    assert commuting_share(shift_matrix(3, d)) == pytest.approx(1.0)
+    assert commuting_share(np.eye(d)) == pytest.approx(1.0)
+    off_block = np.zeros((d, d))
+    off_block[0, 3] = 1.0                        # outside every 2×2 diagonal block
+    assert commuting_share(off_block) == 0.0
+    reflection = np.diag([1.0, -1.0, 0, 0, 0, 0])  # a·I + b·J has no part here
+    assert commuting_share(reflection) == pytest.approx(0.0, abs=1e-15)
+
+
+def test_commuting_share_of_a_random_matrix_is_near_one_over_d():
+    d = 64
+    W = np.random.default_rng(0).normal(size=(d, d))
+    assert commuting_share(W) == pytest.approx(1 / d, rel=0.3)
+
+
+def test_commuting_relative_part_gives_a_toeplitz_form():
+    W = np.random.default_rng(1).normal(size=(8, 8))
+    from pe_utils import commuting_part
+
+    pe = sinusoidal_pe(20, 8)
+    form = pe @ commuting_part(W) @ pe.T
+    for offset in range(-19, 20):
+        diagonal = np.diagonal(form, offset=offset)
+        np.testing.assert_allclose(diagonal, diagonal[0], atol=1e-10)
+
+
+# --- bad input --------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "phrase"),
+    [
+        ({"offset": 5}, ValueError, "offset"),
+        ({"offset": 7}, ValueError, "smaller than the sequence length"),
+        ({"offset": 0}, ValueError, "offset"),
+        ({"offset": 1.5}, TypeError, "offset"),
+        ({"n_sequences": 0}, ValueError, "empty batch"),
+        ({"vocab_size": 1}, ValueError, "vocab_size must be at least 2"),
+        ({"vocab_size": 0}, ValueError, "vocab_size"),
+        ({"length": 0}, ValueError, "length"),
+        ({"seed": -1}, ValueError, "seed"),
+    ],
+)
+def test_task_bad_input(kwargs, error, phrase):
+    arguments = {"n_sequences": 2, "length": 5, "vocab_size": 4, "offset": 1, "seed": 0} | kwargs
+    with pytest.raises(error, match=phrase):
+        look_back_task(**arguments)
+
+
+@pytest.mark.parametrize(
+    ("tokens", "error", "phrase"),
+    [
+        (np.zeros((0, 5), dtype=int), ValueError, "empty batch"),
+        (np.zeros((2, 5)), TypeError, "tokens must be an integer array"),
+        (np.zeros(5, dtype=int), ValueError, "tokens must be a 2-D array"),
+        (np.array([[0, 1, 9]]), ValueError, "token ids"),
+        (np.array([[0, -1, 2]]), ValueError, "token ids"),
+    ],
+)
+def test_tokens_bad_input(tokens, error, phrase):
+    head = init_head("none", 4, 4)
+    with pytest.raises(error, match=phrase):
+        head_output(head, tokens)
+
+
+@pytest.mark.parametrize("learning_rate", [float("nan"), float("inf"), 0.0, -0.1])
+def test_non_finite_or_non_positive_learning_rate(learning_rate):
+    head = init_head("none", 3, 4)
+    tokens, targets = look_back_task(2, 4, 3, offset=1, seed=0)
+    with pytest.raises(ValueError, match="learning_rate must be a finite positive number"):
+        train_head(head, tokens, targets, learning_rate=learning_rate)
+    with pytest.raises(ValueError, match="learning_rate"):
+        adam_update(np.zeros(2), np.ones(2), np.zeros(2), np.zeros(2), 1, learning_rate=learning_rate)
+
+
+@pytest.mark.parametrize("learning_rate", ["0.1", True, None])
+def test_learning_rate_of_the_wrong_type(learning_rate):
+    head = init_head("none", 3, 4)
+    tokens, targets = look_back_task(2, 4, 3, offset=1, seed=0)
+    with pytest.raises(TypeError, match="learning_rate"):
+        train_head(head, tokens, targets, learning_rate=learning_rate)
+
+
+def test_other_bad_arguments_name_themselves():
+    tokens, targets = look_back_task(2, 4, 3, offset=1, seed=0)
+    head = init_head("none", 3, 4)
+    cases = [
+        (lambda: init_head("absolute", 3, 4), ValueError, "variant"),
+        (lambda: init_head("none", 3, 5), ValueError, "d_model must be even"),
+        (lambda: init_head("learned", 3, 4), ValueError, "n_positions"),
+        (lambda: init_head("rope", 3, 4, d_k=3), ValueError, "d_k must be even"),
+        (lambda: init_head("none", 3, 4, base=1.0), ValueError, "base"),
+        (lambda: train_head(head, tokens, targets, steps=0), ValueError, "steps"),
+        (lambda: train_head("head", tokens, targets), TypeError, "head must be a LookBackHead"),
+        (lambda: look_back_loss(head, tokens, targets[:, :3]), ValueError, "targets must have the shape"),
+        (lambda: look_back_loss(head, tokens, np.full_like(targets, -1)), ValueError, "at least one"),
+        (lambda: look_back_loss(head, tokens, targets * 5), ValueError, "targets must be token ids"),
+        (lambda: look_back_targets(tokens, 4), ValueError, "offset"),
+        (lambda: adam_update(np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), 0, learning_rate=0.1),
+         ValueError, "step"),
+        (lambda: commuting_share(np.zeros((4, 4))), ValueError, "all zeros"),
+        (lambda: commuting_share(np.ones((3, 3))), ValueError, "even"),
+        (lambda: LookBackHead("learned", np.ones((2, 2)), np.eye(2), np.eye(2)), ValueError, "positions"),
+    ]
+    for call, error, phrase in cases:
+        with pytest.raises(error, match=phrase):
+            call()
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "phrase"),
+    [
+        ({"embeddings": np.ones((1, 4))}, ValueError, "embeddings must have at least 2 rows"),
+        ({"embeddings": np.ones((3, 3))}, ValueError, "even, positive number of columns"),
+        ({"embeddings": np.ones(4)}, ValueError, "embeddings must be a 2-D array"),
+        ({"W_q": np.ones((3, 4))}, ValueError, "W_q and W_k must both have shape"),
+        ({"W_k": np.ones((4, 2))}, ValueError, "W_q and W_k must both have shape"),
+        ({"W_q": np.full((4, 4), np.nan)}, ValueError, "W_q must be finite"),
+        ({"variant": "rope", "W_q": np.ones((4, 3)), "W_k": np.ones((4, 3))}, ValueError, "even number"),
+        ({"variant": "learned", "positions": np.ones((5, 2))}, ValueError, "positions must have shape"),
+        ({"base": 0.5}, ValueError, "base"),
+    ],
+)
+def test_head_checks_its_arrays(kwargs, error, phrase):
+    arguments = {"variant": "none", "embeddings": np.ones((3, 4)), "W_q": np.eye(4), "W_k": np.eye(4)}
+    arguments |= kwargs
+    with pytest.raises(error, match=phrase):
+        LookBackHead(**arguments)
