@@ -61,6 +61,16 @@ def check_base(base: Any, name: str = "base") -> float:
     return base
 
 
+def check_positive_real(value: Any, name: str) -> float:
+    """Return ``value`` as a ``float`` if it is a finite real number greater than 0."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a finite positive real number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value) or value <= 0.0:
+        raise ValueError(f"{name} must be a finite positive number, got {value}")
+    return value
+
+
 def check_positive_count(value: Any, name: str) -> int:
     """Return ``value`` as an ``int`` if it is a positive integer."""
     value = check_count(value, name)

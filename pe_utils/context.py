@@ -27,13 +27,18 @@ slopes ``m_h``.
 from __future__ import annotations
 
 import math
-import numbers
 from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
 
-from ._checks import check_base, check_d_model, check_positive_count, check_table_size
+from ._checks import (
+    check_base,
+    check_d_model,
+    check_positive_count,
+    check_positive_real,
+    check_table_size,
+)
 from .encoding import frequencies
 
 #: The keys each ``rope_type`` requires and the optional ones with their defaults.
@@ -52,13 +57,8 @@ RULES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
 
 
 def _positive_real(value: Any, key: str) -> float:
-    """``value`` as a float if it is a finite real number greater than 0 (key named on error)."""
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f'scaling["{key}"] must be a finite real number greater than 0, got {value!r}')
-    value = float(value)
-    if not math.isfinite(value) or value <= 0.0:
-        raise ValueError(f'scaling["{key}"] must be a finite real number greater than 0, got {value}')
-    return value
+    """``scaling[key]`` as a float if it is a finite real number greater than 0 (key named on error)."""
+    return check_positive_real(value, f'scaling["{key}"]')
 
 
 def _check_scaling(scaling: Any, d_model: int) -> dict[str, Any] | None:
@@ -267,7 +267,7 @@ def yarn_attention_scale(factor: float) -> float:
     factor : float
         The scaling factor ``s``, finite and greater than 0.
     """
-    factor = _positive_real(factor, "factor")
+    factor = check_positive_real(factor, "factor")
     if factor <= 1.0:
         return 1.0
     return 0.1 * math.log(factor) + 1.0

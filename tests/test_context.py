@@ -360,3 +360,11 @@ def test_bad_yarn_attention_scale(factor, error):
 def test_bad_alibi_heads(n_heads, error):
     with pytest.raises(error, match="n_heads"):
         alibi_slopes(n_heads)
+
+
+@pytest.mark.parametrize(("factor", "error"), [(0.0, ValueError), (-1.0, ValueError), (float("nan"), ValueError),
+                                               ("2", TypeError), (True, TypeError), (None, TypeError)])
+def test_yarn_attention_scale_names_its_own_argument(factor, error):
+    with pytest.raises(error, match=r"^factor must be a finite positive") as info:
+        yarn_attention_scale(factor)
+    assert "scaling[" not in str(info.value)
