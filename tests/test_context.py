@@ -362,8 +362,10 @@ def test_bad_alibi_heads(n_heads, error):
         alibi_slopes(n_heads)
 
 
-@pytest.mark.parametrize(("factor", "error"), [(0.0, ValueError), (-1.0, ValueError), (float("nan"), ValueError),
-                                               ("2", TypeError), (True, TypeError), (None, TypeError)])
+@pytest.mark.parametrize(
+    ("factor", "error"),
+    [(0.0, ValueError), (-1.0, ValueError), (float("nan"), ValueError), ("2", TypeError), (True, TypeError)],
+)
 def test_yarn_attention_scale_names_its_own_argument(factor, error):
     with pytest.raises(error, match=r"^factor must be a finite positive") as info:
         yarn_attention_scale(factor)
