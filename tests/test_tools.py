@@ -337,3 +337,24 @@ def test_workspace_copies_and_never_overwrites(tmp_path, capsys):
     assert (target / "01_a.ipynb").read_text() == "my answers"
     assert "copied 02_b.ipynb" in out and "kept   01_a.ipynb" in out
     assert "1 copied, 2 kept" in out
+
+
+def test_site_renders_the_teachers_guide_and_links_it(tmp_path):
+    course = tiny_course(tmp_path / "notebooks")
+    (course / "GUIDE.md").write_text(
+        "# Guide\n\nSee [part two](#part-two), [notebook 01](01_a.ipynb) and [the README](../README.md).\n\n"
+        "## Part two\n\nText.\n",
+        encoding="utf-8",
+    )
+    notebook = nbformat.read(course / "01_a.ipynb", as_version=4)
+    notebook.cells[0].source += "\n\nTeachers: [the guide](GUIDE.md#part-two)."
+    nbformat.write(notebook, course / "01_a.ipynb")
+    site = tmp_path / "site"
+    build_site.build(site, course)
+    guide = (site / "GUIDE.html").read_text(encoding="utf-8")
+    assert 'id="part-two"' in guide and 'href="#part-two"' in guide and 'href="01_a.html"' in guide
+    assert "README" in guide and "../README.md" not in guide  # no page for it on the site: plain text
+    assert 'href="GUIDE.html#part-two"' in (site / "01_a.html").read_text(encoding="utf-8")
+    assert 'href="GUIDE.html"' in (site / "index.html").read_text(encoding="utf-8")
+    assert not (site / "GUIDE.md").exists()
+    assert_links_resolve(site)

@@ -44,6 +44,7 @@ ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 OUT = ROOT / "_build" / "site"
 COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
+GUIDE = "Teaching the course: the teacher's guide"
 _TARGET = re.compile(r"""(?P<attr>\b(?:href|src))=(?P<quote>["'])(?P<url>[^"']*)(?P=quote)""")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 # The course's npm packages (tools/npm_packages/package.json), installed by `make setup`.
@@ -271,7 +272,11 @@ def export_course(
 
 
 def write_index(
-    out: Path, pages: list[tuple[navigation.Entry, str]], heading: str, mathjax_url: str = MATHJAX_URL
+    out: Path,
+    pages: list[tuple[navigation.Entry, str]],
+    heading: str,
+    mathjax_url: str = MATHJAX_URL,
+    documents: list[str] = (),
 ) -> Path:
     """An index.html listing ``pages`` in course order, with each notebook's summary.
 
@@ -282,6 +287,9 @@ def write_index(
         + (f"<br>{summary_html(entry.summary)}" if entry.summary else "")
         + "</li>"
         for entry, page in pages
+    )
+    guides = "".join(
+        f'  <p><a href="{html.escape(Path(name).stem)}.html">{GUIDE}</a></p>\n' for name in documents
     )
     index = out / "index.html"
     index.write_text(
@@ -302,12 +310,74 @@ def write_index(
   <ul class="course">
 {items}
   </ul>
-</body>
+{guides}</body>
 </html>
 """,
         encoding="utf-8",
     )
     return index
+
+
+def heading_id(text: str) -> str:
+    """GitHub's id for a heading of a .md file (so that ``#anchors`` work on GitHub and here)."""
+    plain = html.unescape(re.sub(r"<[^>]+>", "", text)).strip().lower()
+    return re.sub(r"[^\w\- ]", "", plain).replace(" ", "-")
+
+
+def write_documents(out: Path, folder: Path, mathjax_url: str = MATHJAX_URL) -> list[str]:
+    """Render every ``.md`` file of ``folder`` (the teacher's guide) into ``out/<stem>.html``.
+
+    Links into the course stay links (notebooks become their pages, other documents their
+    pages); a link that leaves the folder (``../README.md``) has no page on the site, so it
+    becomes plain text. Returns the names of the ``.md`` files rendered.
+    """
+    from nbconvert.filters.markdown_mistune import markdown2html_mistune
+
+    documents = sorted(path.name for path in folder.glob("*.md"))
+
+    def link(match: re.Match[str]) -> str:
+        url, text = html.unescape(match["url"]), match["text"]
+        if _SCHEME.match(url) or url.startswith("#"):
+            return match.group(0)
+        parts = urlsplit(url)
+        if parts.path in documents or parts.path.endswith(".ipynb"):
+            target = parts.path.removesuffix(".md").removesuffix(".ipynb") + ".html"
+            target += f"#{parts.fragment}" if parts.fragment else ""
+            return f'<a href="{html.escape(target)}">{text}</a>'
+        return text
+
+    for name in documents:
+        body = markdown2html_mistune((folder / name).read_text(encoding="utf-8"))
+        body = re.sub(r'<a class="anchor-link"[^>]*>.*?</a>', "", body)  # nbconvert's pilcrows
+        body = re.sub(  # GitHub's heading ids, which the guide's own #links use
+            r"<h([1-6])[^>]*>(.*?)</h\1>",
+            lambda m: f'<h{m[1]} id="{heading_id(m[2])}">{m[2]}</h{m[1]}>',
+            body,
+        )
+        body = re.sub(r'<a href="(?P<url>[^"]*)">(?P<text>.*?)</a>', link, body, flags=re.DOTALL)
+        title = re.search(r"<h1[^>]*>(.*?)</h1>", body)
+        (out / (Path(name).stem + ".html")).write_text(
+            f"""<!DOCTYPE html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>{re.sub(r"<[^>]+>", "", title[1]) if title else html.escape(name)}</title>
+  {mathjax_head(mathjax_url)}
+  <style>
+    body {{ font-family: system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; line-height: 1.5; }}
+    table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 0.3rem 0.5rem; }}
+    pre {{ background: #f5f5f5; padding: 0.6rem; overflow-x: auto; }}
+  </style>
+</head>
+<body>
+<p><a href="index.html">Course index</a></p>
+{body}
+</body>
+</html>
+""",
+            encoding="utf-8",
+        )
+    return documents
 
 
 def build(out: Path = OUT, folder: Path = NOTEBOOKS) -> Path:
@@ -317,10 +387,24 @@ def build(out: Path = OUT, folder: Path = NOTEBOOKS) -> Path:
         template_name="lab", raw_template=with_mathjax(SITE_TEMPLATE), mathjax_url=mathjax_url
     )
     with_explorers = explorers_web.enable(exporter, out)
+    documents = write_documents(out, folder, mathjax_url)
+
+    def to_document_pages(page: str) -> str:
+        # A notebook's link to a document (TEACHING.md) leads to the document's page.
+        for name in documents:
+            page = page.replace(f'href="{name}', f'href="{Path(name).stem}.html')
+        return page
+
     pages = export_course(
-        exporter, out, ".html", folder, postprocess=lambda page: with_explorers(style_page(page))
+        exporter,
+        out,
+        ".html",
+        folder,
+        postprocess=lambda page: with_explorers(style_page(to_document_pages(page))),
     )
-    return write_index(out, pages, COURSE_TITLE, mathjax_url)
+    for name in documents:
+        (out / name).unlink(missing_ok=True)  # copied as a linked file before the rewrite
+    return write_index(out, pages, COURSE_TITLE, mathjax_url, documents)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -192,7 +192,7 @@ def check(
     pages = []
     if site:
         site_index = build_site.build(out / "site", folder)
-        pages = [site_index] + sorted((out / "site").glob("[0-9][0-9]_*.html"))
+        pages = [site_index] + sorted(page for page in (out / "site").glob("*.html") if page != site_index)
     if screenshots is not None:
         screenshots.mkdir(parents=True, exist_ok=True)
     job = {
