@@ -393,16 +393,36 @@ def _check_targets(targets: Any, tokens: np.ndarray, vocab_size: int) -> np.ndar
     return array.astype(np.int64, copy=False)
 
 
+#: Outputs within this of the largest ``o_p[v]`` count as tied with it (see :func:`look_back_predictions`).
+TIE_TOLERANCE: float = 1e-9
+
+
+def look_back_predictions(head: LookBackHead, tokens: Any) -> np.ndarray:
+    """Return the predicted token at every position: ``argmax_v o_p[v]``.
+
+    A tie goes to the smallest token id. Entries within :data:`TIE_TOLERANCE`
+    of the largest count as tied: with uniform attention two tokens seen
+    equally often get sums of equal weights that may differ in the last bit,
+    depending on the order the CPU adds them, and the tie rule must not
+    depend on that. Shape ``(sequences, n)``. Introduced in notebook 10.
+    """
+    head = _check_head(head)
+    outputs = head_output(head, tokens)
+    tied_with_best = outputs >= outputs.max(axis=-1, keepdims=True) - TIE_TOLERANCE
+    return np.argmax(tied_with_best, axis=-1)   # the first True: the smallest tied token id
+
+
 def look_back_accuracy(head: LookBackHead, tokens: Any, targets: Any) -> float:
     """Fraction of positions with a target where ``argmax_v o_p[v]`` is the target.
 
-    A tie goes to the smallest token id (``np.argmax``). Introduced in notebook 10.
+    Predictions from :func:`look_back_predictions` (a tie, up to
+    :data:`TIE_TOLERANCE`, goes to the smallest token id). Introduced in notebook 10.
     """
     head = _check_head(head)
     tokens = _check_tokens(tokens, head.vocab_size)
     targets = _check_targets(targets, tokens, head.vocab_size)
     has_target = targets != NO_TARGET
-    predictions = np.argmax(head_output(head, tokens), axis=-1)
+    predictions = look_back_predictions(head, tokens)
     return float(np.mean(predictions[has_target] == targets[has_target]))
 
 
@@ -431,19 +451,27 @@ def look_back_loss_and_gradient(
     head = _check_head(head)
     tokens = _check_tokens(tokens, head.vocab_size)
     targets = _check_targets(targets, tokens, head.vocab_size)
-    inputs = head_inputs(head, tokens)
     n = tokens.shape[1]
+    check_table_size((tokens.shape[0], n, n), np.float64, name="attention scores")
+    causal = np.tri(n, dtype=bool)
+    has_target = targets != NO_TARGET
+    # matches[b, p, q]: key q carries the target of query p (and q ≤ p)
+    matches = (tokens[:, None, :] == targets[:, :, None]) & causal & has_target[:, :, None]
+    unreachable = has_target & ~matches.any(axis=-1)
+    if np.any(unreachable):
+        b, p = (int(i) for i in np.argwhere(unreachable)[0])
+        raise ValueError(
+            f"targets must be tokens the head can see: targets[{b}, {p}] = {int(targets[b, p])} is not "
+            f"among tokens[{b}, :{p + 1}], so its loss would be infinite (use look_back_targets(tokens, k))"
+        )
+    count = int(has_target.sum())
+    inputs = head_inputs(head, tokens)
     queries, keys = _queries_keys(head, inputs)
     scale = 1.0 / np.sqrt(head.W_q.shape[1])
     scores = queries @ np.swapaxes(keys, -1, -2) * scale
-    causal = np.tri(n, dtype=bool)
     scores = np.where(causal, scores, -np.inf)
     weights = _softmax_rows(scores)
 
-    has_target = targets != NO_TARGET
-    count = int(has_target.sum())
-    # matches[b, p, q]: key q carries the target of query p (and q ≤ p)
-    matches = (tokens[:, None, :] == targets[:, :, None]) & causal & has_target[:, :, None]
     # log o_p[target] = logsumexp(matching scores) − logsumexp(all scores): no log(0), even when
     # the target's weight underflows. Rows without a target get a dummy 0 so nothing is −inf − −inf.
     matched = np.where(matches, scores, -np.inf)
@@ -593,6 +621,7 @@ def commuting_share(matrix: Any) -> float:
 
 __all__ = [
     "NO_TARGET",
+    "TIE_TOLERANCE",
     "VARIANTS",
     "LookBackHead",
     "TrainingRun",
@@ -606,6 +635,7 @@ __all__ = [
     "look_back_accuracy",
     "look_back_loss",
     "look_back_loss_and_gradient",
+    "look_back_predictions",
     "look_back_targets",
     "look_back_task",
     "train_head",

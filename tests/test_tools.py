@@ -206,7 +206,8 @@ def assert_course_builds(site, slides, notebooks):
     pages = sorted(p.name for p in site.glob("[0-9][0-9]_*.html"))
     assert pages == [p.stem + ".html" for p in notebooks]
     linked = [t for t in local_targets(site / "index.html") if t.endswith(".html")]
-    assert linked == pages, "index.html lists the pages in course order"
+    guides = [f"{path.stem}.html" for path in sorted(notebooks[0].parent.glob("*.md"))] if notebooks else []
+    assert linked == pages + guides, "index.html lists the pages in course order, then the guide"
     for folder in (site, slides):
         assert_links_resolve(folder)
         assert_offline(folder)

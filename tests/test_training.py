@@ -26,6 +26,7 @@ from pe_utils.training import (
     look_back_accuracy,
     look_back_loss,
     look_back_loss_and_gradient,
+    look_back_predictions,
     look_back_targets,
     look_back_task,
     train_head,
@@ -100,7 +101,7 @@ def test_rope_scores_depend_on_the_offset_only():
         np.testing.assert_allclose(diagonal, diagonal[0], atol=1e-12)
 
 
-def test_hand_built_head_looks_k_back_at_any_length():
+def test_hand_built_head_looks_k_back_up_to_length_80():
     # Query map T_{−k}ᵀ (rows): the query of p is PE(p − k); the score peaks at q = p − k.
     d, k = 16, 3
     W_q = 10 * np.sqrt(d) * shift_matrix(-k, d).T
@@ -118,6 +119,21 @@ def test_accuracy_of_uniform_attention_by_hand():
     # seq 0: p=1 {0,1} → 0 = t0 ✓; p=2 {0:2,1:1} → 0 ≠ 1; p=3 {0:2} → 0 = t2 ✓
     # seq 1: p=1 {1:2} → 1 ✓; p=2 {1:2,2:1} → 1 ✓; p=3 {1:2,2:2} → 1 ≠ 2
     assert look_back_accuracy(uniform_head(3, 2), tokens, targets) == pytest.approx(4 / 6)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 70), vocab=st.integers(2, 9))
+def test_uniform_predictions_are_the_prefix_counts_argmax(seed, n, vocab):
+    # With equal scores the prediction is the most frequent token of the prefix, ties to the
+    # smallest id, whatever order the CPU adds the equal weights in: compare with integer counts.
+    tokens = np.random.default_rng(seed).integers(0, vocab, size=(6, n))
+    counts = np.zeros((6, n, vocab), dtype=int)
+    for b in range(6):
+        for p in range(n):
+            for q in range(p + 1):
+                counts[b, p, tokens[b, q]] += 1
+    expected = np.argmax(counts, axis=-1)          # integer counts: exact ties, first id wins
+    assert np.array_equal(look_back_predictions(uniform_head(vocab, 4), tokens), expected)
 
 
 def test_learned_table_has_no_rows_beyond_its_length():
@@ -201,6 +217,25 @@ def test_first_adam_step_moves_each_entry_by_the_learning_rate():
     np.testing.assert_allclose(new, theta - 0.1 * g / (np.abs(g) + 1e-8), rtol=1e-12)
     np.testing.assert_allclose(m, 0.1 * g)
     np.testing.assert_allclose(v, 0.001 * g**2)
+
+
+def test_second_adam_step_by_hand():
+    # t = 2: m = 0.9·0.1·g1 + 0.1·g2, v = 0.999·0.001·g1² + 0.001·g2², corrected by 1 − β^2
+    theta, g1, g2 = np.array([0.3, -1.0]), np.array([2.0, -0.5]), np.array([-1.0, 4.0])
+    after_one, m, v = adam_update(theta, g1, np.zeros(2), np.zeros(2), 1, learning_rate=0.01)
+    after_two, m, v = adam_update(after_one, g2, m, v, 2, learning_rate=0.01)
+    m_hat = (0.09 * g1 + 0.1 * g2) / (1 - 0.81)
+    v_hat = (0.000999 * g1**2 + 0.001 * g2**2) / (1 - 0.998001)
+    expected = theta - 0.01 * np.sign(g1) - 0.01 * m_hat / (np.sqrt(v_hat) + 1e-8)
+    np.testing.assert_allclose(after_two, expected, rtol=1e-7)
+
+
+def test_targets_the_head_cannot_see_are_refused():
+    head = init_head("none", 4, 4, seed=0)
+    tokens = np.array([[0, 1, 2, 3]])
+    targets = np.array([[-1, 3, 0, 1]])          # token 3 is not among tokens[0, :2]
+    with pytest.raises(ValueError, match=r"targets\[0, 1\] = 3 is not among tokens\[0, :2\]"):
+        look_back_loss_and_gradient(head, tokens, targets)
 
 
 def test_training_lowers_the_loss_and_leaves_the_start_unchanged():
