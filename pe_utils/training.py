@@ -32,8 +32,6 @@ notebook 10.
 
 from __future__ import annotations
 
-import math
-import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -45,6 +43,7 @@ from ._checks import (
     check_count,
     check_matrix,
     check_positive_count,
+    check_positive_real,
     check_table_size,
 )
 from .encoding import sinusoidal_pe
@@ -56,15 +55,6 @@ VARIANTS: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope")
 
 #: Marks a position that has no target (``p < k``) in the array of targets.
 NO_TARGET: int = -1
-
-
-def _check_finite_positive(value: Any, name: str) -> float:
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a positive real number, got {value!r}")
-    value = float(value)
-    if not math.isfinite(value) or value <= 0.0:
-        raise ValueError(f"{name} must be a finite positive number, got {value}")
-    return value
 
 
 def _check_tokens(tokens: Any, vocab_size: int | None = None) -> np.ndarray:
@@ -539,7 +529,7 @@ def adam_update(
     notebook 10.
     """
     step = check_positive_count(step, "step")
-    learning_rate = _check_finite_positive(learning_rate, "learning_rate")
+    learning_rate = check_positive_real(learning_rate, "learning_rate")
     first = beta1 * first + (1.0 - beta1) * gradient
     second = beta2 * second + (1.0 - beta2) * gradient**2
     corrected_first = first / (1.0 - beta1**step)
@@ -582,7 +572,7 @@ def train_head(
     tokens = _check_tokens(tokens, head.vocab_size)
     targets = _check_targets(targets, tokens, head.vocab_size)
     steps = check_positive_count(steps, "steps")
-    learning_rate = _check_finite_positive(learning_rate, "learning_rate")
+    learning_rate = check_positive_real(learning_rate, "learning_rate")
     parameters = {name: array.copy() for name, array in head.parameters().items()}
     first = {name: np.zeros_like(array) for name, array in parameters.items()}
     second = {name: np.zeros_like(array) for name, array in parameters.items()}
