@@ -73,10 +73,11 @@ def check_positive_real(value: Any, name: str) -> float:
 
 def check_positive_count(value: Any, name: str) -> int:
     """Return ``value`` as an ``int`` if it is a positive integer."""
-    value = check_count(value, name)
-    if value == 0:
-        raise ValueError(f"{name} must be a positive integer, got 0")
-    return value
+    if not _is_integer(value):
+        raise TypeError(f"{name} must be a positive integer, got {value!r} of type {type(value).__name__}")
+    if value < 1:
+        raise ValueError(f"{name} must be a positive integer, got {value}")
+    return int(value)
 
 
 def check_choice(value: Any, choices: tuple[str, ...], name: str) -> str:

@@ -34,7 +34,7 @@ import numbers
 from typing import Any
 
 from ._checks import _is_integer, check_base, check_d_model, check_positive_count
-from .context import RULES
+from .context import RULES, _check_scaling
 
 #: The MIME type JupyterLab 4 renders with Vega-Lite 5 (its built-in vega5 extension).
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
@@ -633,7 +633,6 @@ def scaling_explorer(
     if factor * 2 != round(factor * 2):
         raise ValueError(f"factor must be a multiple of 0.5 (the slider's step), got {factor}")
     # The fixed keys are checked by rope_frequencies' own checks, so both agree on what is valid.
-    from .context import _check_scaling
 
     for rule in ("yarn", "llama3"):
         _check_scaling(

@@ -84,12 +84,12 @@ def show_figure(description: str, fig: Figure | None = None) -> None:
     plt.show()
 
 
-def figure_description(fig: Figure) -> str | None:
+def _figure_description(fig: Figure) -> str | None:
     """The description given to ``fig`` by :func:`show_figure`, or ``None``."""
     return getattr(fig, _DESCRIPTION_ATTRIBUTE, None)
 
 
-def figure_png(fig: Figure) -> bytes:
+def _figure_png(fig: Figure) -> bytes:
     """``fig`` as PNG bytes, cropped as the inline backend crops, with no version metadata."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight", metadata={"Software": None})
@@ -98,14 +98,14 @@ def figure_png(fig: Figure) -> bytes:
 
 def figure_html(fig: Figure) -> str:
     """``<img>`` of ``fig`` (PNG, inline) with its description as ``alt``: how notebooks store figures."""
-    description = figure_description(fig) or MISSING_DESCRIPTION
-    data = base64.b64encode(figure_png(fig)).decode("ascii")
+    description = _figure_description(fig) or MISSING_DESCRIPTION
+    data = base64.b64encode(_figure_png(fig)).decode("ascii")
     return f'<img src="data:image/png;base64,{data}" alt="{html.escape(description, quote=True)}">'
 
 
 def figure_text(fig: Figure) -> str:
     """The text form of ``fig`` in a notebook: ``[figure] description``."""
-    return f"[figure] {figure_description(fig) or MISSING_DESCRIPTION}"
+    return f"[figure] {_figure_description(fig) or MISSING_DESCRIPTION}"
 
 
 def _axes(ax: Axes | None, figsize: tuple[float, float] | None = None) -> Axes:

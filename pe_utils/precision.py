@@ -29,6 +29,7 @@ from ._checks import (
     check_finite_array,
     check_float_dtype,
     check_layout,
+    check_real_array,
     check_table_size,
 )
 from .encoding import _columns, frequencies
@@ -208,7 +209,6 @@ def round_to_bfloat16(values: Any) -> np.ndarray:
     np.ndarray
         Float64 array of the shape of ``values``.
     """
-    from ._checks import check_real_array  # imported here: this block was appended in notebook 08's round
 
     array = check_real_array(values, "values")
     check_table_size(array.shape, np.float64, name="rounded values")

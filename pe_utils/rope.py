@@ -28,6 +28,7 @@ from typing import Any
 import numpy as np
 
 from ._checks import check_base, check_finite_array, check_layout, check_rows, check_table_size
+from .context import rope_frequencies
 
 
 def rope(
@@ -94,7 +95,6 @@ def rope(
             f"expected one position per row of x, shape {rows_shape} (or broadcastable to it)"
         )
     check_table_size(x.shape, np.float64, name="rotated rows")
-    from .context import rope_frequencies  # checks `scaling`; filled in with notebook 09
 
     omega = rope_frequencies(d_model, base=base, scaling=scaling)
     angles = np.multiply.outer(positions, omega)  # float64 angles: the safe recipe

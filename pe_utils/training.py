@@ -32,6 +32,7 @@ notebook 10.
 
 from __future__ import annotations
 
+import numbers
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -41,6 +42,7 @@ from ._checks import (
     check_base,
     check_choice,
     check_count,
+    check_finite_array,
     check_matrix,
     check_positive_count,
     check_positive_real,
@@ -55,6 +57,8 @@ VARIANTS: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope")
 
 #: Marks a position that has no target (``p < k``) in the array of targets.
 NO_TARGET: int = -1
+#: The most Adam steps ``train_head`` takes (notebook 10 needs a few hundred).
+MAX_STEPS: int = 100_000
 
 
 def _check_tokens(tokens: Any, vocab_size: int | None = None) -> np.ndarray:
@@ -530,6 +534,19 @@ def adam_update(
     """
     step = check_positive_count(step, "step")
     learning_rate = check_positive_real(learning_rate, "learning_rate")
+    for beta, name in ((beta1, "beta1"), (beta2, "beta2")):
+        if isinstance(beta, (bool, np.bool_)) or not isinstance(beta, numbers.Real) or not 0 <= beta < 1:
+            raise ValueError(f"{name} must be a real number in [0, 1), got {beta!r}")
+    epsilon = check_positive_real(epsilon, "epsilon")
+    parameter = check_finite_array(parameter, "parameter")
+    arrays = {"gradient": gradient, "first": first, "second": second}
+    for name, array in arrays.items():
+        arrays[name] = check_finite_array(array, name)
+        if arrays[name].shape != parameter.shape:
+            raise ValueError(
+                f"{name} must have the shape of parameter, {parameter.shape}, got {arrays[name].shape}"
+            )
+    gradient, first, second = arrays["gradient"], arrays["first"], arrays["second"]
     first = beta1 * first + (1.0 - beta1) * gradient
     second = beta2 * second + (1.0 - beta2) * gradient**2
     corrected_first = first / (1.0 - beta1**step)
@@ -572,6 +589,8 @@ def train_head(
     tokens = _check_tokens(tokens, head.vocab_size)
     targets = _check_targets(targets, tokens, head.vocab_size)
     steps = check_positive_count(steps, "steps")
+    if steps > MAX_STEPS:
+        raise ValueError(f"steps must be at most {MAX_STEPS} (full-batch Adam on a small task), got {steps}")
     learning_rate = check_positive_real(learning_rate, "learning_rate")
     parameters = {name: array.copy() for name, array in head.parameters().items()}
     first = {name: np.zeros_like(array) for name, array in parameters.items()}
@@ -580,6 +599,8 @@ def train_head(
     current = head
     for step in range(1, steps + 1):
         losses[step - 1], gradient = look_back_loss_and_gradient(current, tokens, targets)
+        if not np.isfinite(losses[step - 1]):
+            raise ValueError(f"training diverged at step {step} (loss is not finite): lower learning_rate")
         for name in parameters:
             parameters[name], first[name], second[name] = adam_update(
                 parameters[name], gradient[name], first[name], second[name], step,

@@ -395,3 +395,41 @@ def test_head_checks_its_arrays(kwargs, error, phrase):
     arguments |= kwargs
     with pytest.raises(error, match=phrase):
         LookBackHead(**arguments)
+
+
+def _ones(shape=(2, 3)):
+    return np.ones(shape)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "words"),
+    [
+        ({"gradient": np.ones(3)}, ValueError, "gradient must have the shape of parameter"),
+        ({"second": np.ones((3, 2))}, ValueError, "second must have the shape of parameter"),
+        ({"gradient": np.full((2, 3), np.nan)}, ValueError, "gradient"),
+        ({"beta1": 1.0}, ValueError, "beta1 must be a real number in"),
+        ({"beta2": -0.1}, ValueError, "beta2 must be a real number in"),
+        ({"beta1": True}, ValueError, "beta1"),
+        ({"epsilon": 0.0}, ValueError, "epsilon must be a finite positive number"),
+        ({"step": 0}, ValueError, "step must be a positive integer"),
+        ({"step": 1.5}, TypeError, "step must be a positive integer"),
+    ],
+)
+def test_adam_update_names_a_bad_argument_before_any_work(kwargs, error, words):
+    arguments = {"parameter": _ones(), "gradient": _ones(), "first": _ones(), "second": _ones(), "step": 1}
+    options = {"learning_rate": 0.1}
+    for key in ("beta1", "beta2", "epsilon"):
+        if key in kwargs:
+            options[key] = kwargs.pop(key)
+    arguments.update(kwargs)
+    with pytest.raises(error, match=words):
+        adam_update(**arguments, **options)
+
+
+def test_train_head_refuses_too_many_steps_and_reports_divergence():
+    tokens, targets = look_back_task(4, 8, 5, offset=1, seed=0)
+    head = init_head("sinusoidal", 5, 8, seed=0)
+    with pytest.raises(ValueError, match="steps must be at most"):
+        train_head(head, tokens, targets, steps=10**13)
+    with pytest.raises(ValueError, match="training diverged at step"), np.errstate(all="ignore"):
+        train_head(head, tokens, targets, steps=20, learning_rate=1e300)
