@@ -6,7 +6,7 @@ from exercise_contract import printed_solution_test
 import pe_utils as pu
 from pe_utils.exercises import nb08
 
-EXERCISES = [nb08.rope_offset, nb08.bfloat16_position, nb08.rotate_half]
+EXERCISES = [nb08.rope_offset, nb08.bfloat16_position, nb08.half_split_to_interleaved]
 
 test_printed_solution_is_accepted = printed_solution_test(EXERCISES)
 
@@ -39,45 +39,43 @@ def test_bfloat16_position_reference_and_mistakes():
     assert not nb08.bfloat16_position.check(3024)
 
 
-def test_rotate_half_reference_and_mistakes():
-    def by_matrix(x):
-        # rotate_half as a matrix: the quarter turn R(π/2) = [[0, −1], [1, 0]] on each pair (i, i + d/2)
-        d = x.shape[-1]
-        half = d // 2
-        quarter = np.zeros((d, d))
-        quarter[np.arange(half), np.arange(half) + half] = -1.0
-        quarter[np.arange(half) + half, np.arange(half)] = 1.0
-        return x @ quarter.T
+def test_half_split_to_interleaved_reference_and_mistakes():
+    exercise = nb08.half_split_to_interleaved
 
-    assert nb08.rotate_half.check(by_matrix)
+    def by_permutation(x):
+        # layout_permutation(d) takes interleaved columns to halves; its inverse goes back.
+        return x[..., np.argsort(pu.layout_permutation(x.shape[-1]))]
 
-    # x·cos + rotate_half(x)·sin with the reference equals pe_utils.rope in the concatenated layout.
-    x = np.arange(1.0, 9.0)
-    theta = np.tile(pu.frequencies(8) * 5.0, 2)
-    np.testing.assert_allclose(
-        x * np.cos(theta) + nb08.rotate_half.reference(x) * np.sin(theta),
-        pu.rope(x, 5.0, layout="concatenated"),
-        atol=1e-12,
-    )
+    assert exercise.check(by_permutation)
 
-    def clockwise(x):
-        return -by_matrix(x)
+    # What the reorder is for: interleaved RoPE of the reordered vectors gives the half-split scores.
+    rng = np.random.default_rng(8)
+    a, b = rng.normal(size=(2, 16))
+    for p, q in ((0, 3), (5, 2), (40, 41)):
+        half_split = pu.rope(a, p, layout="concatenated") @ pu.rope(b, q, layout="concatenated")
+        reordered = pu.rope(exercise.reference(a), p) @ pu.rope(exercise.reference(b), q)
+        np.testing.assert_allclose(reordered, half_split, atol=1e-12)
 
-    assert "clockwise" in nb08.rotate_half.check(clockwise).message
+    def backwards(x):
+        return np.concatenate([x[..., 0::2], x[..., 1::2]], axis=-1)
 
-    def every_two(x):
+    assert "other way" in exercise.check(backwards).message
+
+    def swapped(x):
+        half = x.shape[-1] // 2
         out = np.empty_like(x)
-        out[..., 0::2], out[..., 1::2] = -x[..., 1::2], x[..., 0::2]
+        out[..., 0::2], out[..., 1::2] = x[..., half:], x[..., :half]
         return out
 
-    assert "rotate_every_two" in nb08.rotate_half.check(every_two).message
-    assert "reflection" in nb08.rotate_half.check(lambda x: np.roll(x, x.shape[-1] // 2, axis=-1)).message
-    assert "raised" in nb08.rotate_half.check(lambda x: x[99]).message
+    assert "p − q" in exercise.check(swapped).message
 
     def one_vector_only(x):
         half = len(x) // 2  # the first axis: fine for a vector, not for a batch
-        return np.concatenate([-x[half:], x[:half]])
+        out = np.empty_like(x)
+        out[0::2], out[1::2] = x[:half], x[half:]
+        return out
 
-    assert "batch" in nb08.rotate_half.check(one_vector_only).message
-    assert not nb08.rotate_half.check(lambda x: x)
-    assert not nb08.rotate_half.check(42)
+    assert "batch" in exercise.check(one_vector_only).message
+    assert "raised" in exercise.check(lambda x: x[99]).message
+    assert not exercise.check(lambda x: x)
+    assert not exercise.check(42)

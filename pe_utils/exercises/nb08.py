@@ -75,80 +75,82 @@ bfloat16_position = Exercise(
     atol=1e-6,  # whole numbers: any float within 1e-6 of it is the same answer
 )
 
-# --- 3. rotate_half ---------------------------------------------------------------
+# --- 3. from half-split to interleaved pairs ------------------------------------------
 
 
-def _rotate_half(x: np.ndarray) -> np.ndarray:
+def _half_split_to_interleaved(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     half = x.shape[-1] // 2
-    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)
+    out = np.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = x[..., :half], x[..., half:]
+    return out
 
 
-def _rotate_half_clockwise(x: np.ndarray) -> np.ndarray:
+def _interleaved_to_half_split(x: np.ndarray) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    return np.concatenate([x[..., 0::2], x[..., 1::2]], axis=-1)
+
+
+def _members_swapped(x: np.ndarray) -> np.ndarray:
     x = np.asarray(x, dtype=np.float64)
     half = x.shape[-1] // 2
-    return np.concatenate([x[..., half:], -x[..., :half]], axis=-1)
+    out = np.empty_like(x)
+    out[..., 0::2], out[..., 1::2] = x[..., half:], x[..., :half]
+    return out
 
 
-def _rotate_every_two(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    return np.stack([-x[..., 1::2], x[..., 0::2]], axis=-1).reshape(x.shape)
-
-
-def _first_axis(x: np.ndarray) -> np.ndarray:
+def _split_first_axis(x: np.ndarray) -> np.ndarray:
     # len(x) and axis 0: right for one vector, wrong for a batch of them
     x = np.asarray(x, dtype=np.float64)
     half = len(x) // 2
-    return np.concatenate([-x[half:], x[:half]], axis=0)
+    out = np.empty_like(x)
+    out[0::2], out[1::2] = x[:half], x[half:]
+    return out
 
 
-def _no_minus(x: np.ndarray) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    half = x.shape[-1] // 2
-    return np.concatenate([x[..., half:], x[..., :half]], axis=-1)
-
-
-rotate_half = FunctionExercise(
+half_split_to_interleaved = FunctionExercise(
     question=(
-        "Write rotate_half(x) as GPT-NeoX and Hugging Face define it: x has shape (..., d) with d "
-        "even; split the last axis into halves x1 = x[..., :d/2] and x2 = x[..., d/2:]. "
-        "x·cos + rotate_half(x)·sin must turn each pair (x[i], x[i + d/2]) counter-clockwise."
+        "A query vector was made for the half-split layout (GPT-NeoX, Hugging Face): its pairs are "
+        "(x[i], x[i + d/2]). Write half_split_to_interleaved(x) that reorders the last axis so that "
+        "the same pairs sit at (2i, 2i+1), in the same order, so that interleaved RoPE (RoFormer, "
+        "Meta) gives the very same scores. x has shape (..., d), d even."
     ),
-    reference=_rotate_half,
+    reference=_half_split_to_interleaved,
     cases=[
         (np.arange(1.0, 7.0),),
         (np.arange(1.0, 17.0).reshape(2, 8),),
-        (np.array([[[0.5, -2.0, 3.0, 4.5]]]),),
+        (np.array([[[0.5, -2.0, 3.0, 4.5]], [[1.0, 0.0, -1.5, 2.5]]]),),  # a batch of shape (2, 1, 4)
     ],
     hint=(
-        "A counter-clockwise quarter turn sends (u, v) to (−v, u). The pair is (x1[j], x2[j]), "
-        "so the first half of the result is −x2 and the second half is x1."
+        "Dimension 2i of the result is the first member of pair i, x[i]; dimension 2i+1 is the "
+        "second member, x[i + d/2]. Fill out[..., 0::2] and out[..., 1::2]."
     ),
     solution=(
-        "def rotate_half(x):\n"
+        "def half_split_to_interleaved(x):\n"
         "    half = x.shape[-1] // 2\n"
-        "    return np.concatenate([-x[..., half:], x[..., :half]], axis=-1)\n"
+        "    out = np.empty_like(x)\n"
+        "    out[..., 0::2], out[..., 1::2] = x[..., :half], x[..., half:]\n"
+        "    return out\n"
         "\n"
         "\n"
-        "answer = rotate_half\n"
-        "# check: x·cos + rotate_half(x)·sin is pe_utils.rope(x, p, layout='concatenated')"
+        "answer = half_split_to_interleaved\n"
+        "# check: rope(answer(x), p) equals answer(rope(x, p, layout='concatenated')), and scores match"
     ),
     mistakes=[
         (
-            _rotate_half_clockwise,
-            "The signs are swapped: (x2, −x1) turns each pair clockwise, so the score would see "
-            "p − q instead of q − p.",
+            _interleaved_to_half_split,
+            "That goes the other way: it takes interleaved pairs (2i, 2i+1) to halves. Here the "
+            "input is in halves, pair i = (x[i], x[i + d/2]).",
         ),
         (
-            _rotate_every_two,
-            "That is GPT-J's rotate_every_two, for interleaved pairs (2i, 2i+1). rotate_half pairs "
-            "dimension i with i + d/2.",
+            _members_swapped,
+            "The two members of each pair are swapped: (x[i + d/2], x[i]) turns the other way under "
+            "the same rotation, so the scores would see p − q instead of q − p.",
         ),
-        (_no_minus, "The halves are swapped but no sign changed: that is a reflection, not a rotation."),
         (
-            _first_axis,
-            "Right for one vector, wrong for a batch: len(x) and axis 0 split the rows. Split the last "
-            "axis: half = x.shape[-1] // 2, x[..., :half], x[..., half:], and concatenate along axis=-1.",
+            _split_first_axis,
+            "Right for one vector, wrong for a batch: len(x) and axis 0 split the rows. Work on the "
+            "last axis: half = x.shape[-1] // 2 and x[..., :half], x[..., half:].",
         ),
     ],
 )
