@@ -110,6 +110,14 @@ def check_real_array(values: Any, name: str) -> np.ndarray:
     """Return ``values`` as a float64 array if it holds real numbers (integers or floats)."""
     array = np.asarray(values)
     is_real = np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
+    if array.dtype == object and array.size and all(
+        isinstance(item, int) and not isinstance(item, bool) for item in array.flat
+    ):
+        # Python ints beyond int64 (say 2**70) are real numbers too: take them as floats.
+        try:
+            return array.astype(np.float64)
+        except OverflowError:
+            raise ValueError(f"{name} must be real numbers within the float64 range") from None
     if array.dtype == np.bool_ or not is_real:
         raise TypeError(f"{name} must be real numbers, got an array of dtype {array.dtype}")
     return array.astype(np.float64, copy=False)

@@ -76,3 +76,9 @@ def test_bad_inputs():
         round_to_bfloat16([True])
     with pytest.raises(TypeError, match="values"):
         round_to_bfloat16([1 + 2j])
+
+
+def test_python_integers_beyond_int64_are_taken_as_floats():
+    assert round_to_bfloat16(2**70) == 2.0**70  # a power of two is exact in bfloat16
+    with pytest.raises(ValueError, match="values must be real numbers within the float64 range"):
+        round_to_bfloat16(10**400)
