@@ -507,7 +507,10 @@ def look_back_loss(head: LookBackHead, tokens: Any, targets: Any) -> float:
 
 @dataclass(frozen=True)
 class TrainingRun:
-    """What :func:`train_head` returns: the trained head and the loss before each step."""
+    """What :func:`train_head` returns: the trained head and the loss before each step.
+
+    Introduced in notebook 10.
+    """
 
     head: LookBackHead
     losses: np.ndarray
@@ -531,6 +534,24 @@ def adam_update(
     ``θ ← θ − η · (m/(1−β₁ᵗ)) / (√(v/(1−β₂ᵗ)) + ε)`` with ``t = step ≥ 1``.
     Returns the new ``(θ, m, v)``; the inputs are not changed. Introduced in
     notebook 10.
+
+    Parameters
+    ----------
+    parameter, gradient, first, second : arrays of one shape
+        ``θ``, ``g``, ``m`` and ``v``; finite.
+    step : int
+        ``t``, from 1 (the bias correction divides by ``1 − β^t``).
+    learning_rate : float
+        ``η``, finite and positive.
+    beta1, beta2 : float
+        In ``[0, 1)``.
+    epsilon : float
+        Finite and positive.
+
+    Returns
+    -------
+    (np.ndarray, np.ndarray, np.ndarray)
+        The new ``θ``, ``m`` and ``v``.
     """
     step = check_positive_count(step, "step")
     learning_rate = check_positive_real(learning_rate, "learning_rate")
@@ -610,20 +631,22 @@ def train_head(
     return TrainingRun(current, losses)
 
 
-def commuting_share(matrix: Any) -> float:
+def commuting_share(matrix: Any, *, layout: str = "interleaved") -> float:
     """Return ``‖C‖²_F / ‖M‖²_F``, ``C = commuting_part(M)``: the share of ``M`` commuting with every ``T_k``.
 
     ``C`` is an orthogonal projection of ``M``, so the share lies in ``[0, 1]``:
     1 exactly when ``M`` commutes with every ``T_k``, about ``1/d`` for a
     matrix with independent random entries (``d`` of its ``d²`` directions).
-    Interleaved layout. Introduced in notebook 10.
+    Introduced in notebook 10.
 
     Parameters
     ----------
     matrix : array_like, shape (d, d)
         Finite, ``d`` positive and even, not all zero (for a head, ``W_q W_kᵀ``).
+    layout : {"interleaved", "concatenated"}
+        Which dimensions form the pairs, as in :func:`pe_utils.commuting_part`.
     """
-    part = commuting_part(matrix)
+    part = commuting_part(matrix, layout=layout)
     total = float(np.sum(np.asarray(matrix, dtype=np.float64) ** 2))
     if total == 0.0:
         raise ValueError("matrix must not be all zeros: the share of the zero matrix is undefined")

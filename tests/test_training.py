@@ -433,3 +433,13 @@ def test_train_head_refuses_too_many_steps_and_reports_divergence():
         train_head(head, tokens, targets, steps=10**13)
     with pytest.raises(ValueError, match="training diverged at step"), np.errstate(all="ignore"):
         train_head(head, tokens, targets, steps=20, learning_rate=1e300)
+
+
+def test_commuting_share_follows_the_layout():
+    # The same form written in the concatenated layout (rows and columns reordered) has the same share.
+    matrix = np.random.default_rng(4).normal(size=(8, 8))
+    to_halves = np.r_[np.arange(0, 8, 2), np.arange(1, 8, 2)]  # interleaved columns in halves order
+    halves = matrix[np.ix_(to_halves, to_halves)]
+    share = commuting_share(matrix)
+    assert commuting_share(halves, layout="concatenated") == pytest.approx(share, rel=1e-12)
+    assert commuting_share(halves) != pytest.approx(share, rel=1e-3)  # the wrong pairing differs
