@@ -13,8 +13,8 @@
 
 import chromium from "@sparticuz/chromium";
 import puppeteer from "puppeteer-core";
+import { startChromium } from "./chromium.mjs";
 import { checkExplorers } from "./explorers_check.mjs";
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
@@ -23,31 +23,6 @@ const TIMEOUT = job.timeoutMs ?? 30000;
 const LOCAL = /^(file|data|blob|about):/i;
 
 
-function startChromium(executable) {
-  const args = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--no-default-browser-check", "--disable-quic", "--no-pings",
-    "--disable-domain-reliability", "--disable-breakpad", "--disable-crash-reporter",
-    "--metrics-recording-only", "--disable-default-apps", "--disable-extensions",
-    "--mute-audio", "--hide-scrollbars", "--font-render-hinting=none",
-    "--disable-features=Translate,OptimizationHints,MediaRouter,AutofillServerCommunication",
-    `--user-data-dir=${job.userDataDir}`, "--remote-debugging-port=0",
-    `--window-size=${job.width},${job.height}`, "about:blank",
-  ];
-  const child = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"] });
-  const endpoint = new Promise((resolve, reject) => {
-    let seen = "";
-    const timer = setTimeout(() => reject(new Error(`Chromium did not start within ${TIMEOUT} ms:\n${seen}`)), TIMEOUT);
-    child.stderr.on("data", (chunk) => {
-      seen += chunk;
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
-      if (match) { clearTimeout(timer); resolve(match[1]); }
-    });
-    child.on("exit", (code) => { clearTimeout(timer); reject(new Error(`Chromium exited (${code}):\n${seen}`)); });
-  });
-  return { child, endpoint };
-}
 
 // Runs inside a deck: every slide, horizontal and vertical, with every fragment shown.
 function inspectDeck() {
@@ -232,7 +207,10 @@ async function visit(browser, path, kind) {
   }
 }
 
-const { child, endpoint } = startChromium(await chromium.executablePath());
+const { child, endpoint } = startChromium({
+  executable: await chromium.executablePath(), userDataDir: job.userDataDir,
+  width: job.width, height: job.height, timeoutMs: TIMEOUT,
+});
 const killer = setTimeout(() => { child.kill("SIGKILL"); process.exit(3); }, job.totalTimeoutMs ?? 300000);
 let browser;
 try {

@@ -12,7 +12,7 @@
 // problem, console error or non-local request. With --screenshots it saves, per explorer, a PNG
 // before and after its first slider moves (on a deck: the whole slide showing the explorer).
 
-import { spawn } from "node:child_process";
+import { startChromium } from "./chromium.mjs";
 import { mkdtempSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
@@ -77,27 +77,6 @@ export async function checkExplorers(page, timeoutMs = 20000) {
 
 // ---- command line ------------------------------------------------------------------------------
 
-function startChromium(executable, userDataDir, width, height, timeoutMs) {
-  const args = [
-    "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync",
-    "--no-first-run", "--no-default-browser-check", "--disable-extensions", "--mute-audio",
-    "--hide-scrollbars", "--font-render-hinting=none", `--user-data-dir=${userDataDir}`,
-    "--remote-debugging-port=0", `--window-size=${width},${height}`, "about:blank",
-  ];
-  const child = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"] });
-  const endpoint = new Promise((done, fail) => {
-    let seen = "";
-    const timer = setTimeout(() => fail(new Error(`Chromium did not start:\n${seen}`)), timeoutMs);
-    child.stderr.on("data", (chunk) => {
-      seen += chunk;
-      const match = /DevTools listening on (ws:\/\/\S+)/.exec(seen);
-      if (match) { clearTimeout(timer); done(match[1]); }
-    });
-    child.on("exit", (code) => { clearTimeout(timer); fail(new Error(`Chromium exited (${code}):\n${seen}`)); });
-  });
-  return { child, endpoint };
-}
 
 async function screenshotExplorers(page, directory, stem, suffix) {
   const isDeck = await page.evaluate(() => typeof Reveal !== "undefined");
@@ -130,7 +109,9 @@ async function main(argv) {
   const chromium = (await import("@sparticuz/chromium")).default;
   const puppeteer = (await import("puppeteer-core")).default;
   const userDataDir = mkdtempSync(join(tmpdir(), "explorers-check-"));
-  const { child, endpoint } = startChromium(await chromium.executablePath(), userDataDir, width, height, 30000);
+  const { child, endpoint } = startChromium({
+    executable: await chromium.executablePath(), userDataDir, width, height, timeoutMs: 30000,
+  });
   const report = { pages: {} };
   let failed = false;
   try {
