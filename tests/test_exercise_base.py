@@ -161,12 +161,43 @@ def test_answer_right_to_its_digits_is_told_to_give_more():
     assert period.check(1024) and period.check(1024.0)
 
 
-def test_printed_decimals_and_digits_accept_the_printed_value():
-    printed = Exercise("Angle?", 35.26438968, hint="h", solution="answer = 35.26", printed_decimals=1)
-    assert printed.check(35.3) and printed.check(35.26)
-    assert not printed.check(35.4)
-    significant = Exercise("Angle?", 35.26438968, hint="h", solution="answer = 35", printed_digits=2)
-    assert significant.check(35) and not significant.check(36)
+def test_decimals_and_significant_digits_accept_exactly_what_they_ask():
+    # "Correct to k decimals / significant digits": within half a unit of the k-th digit.
+    angle = Exercise("Angle? Give it to 1 decimal.", 35.26438968, hint="h", solution="answer = 35.3",
+                     decimals=1)
+    assert angle.answer_form == "to 1 decimal"
+    assert angle.check(35.3) and angle.check(35.26) and angle.check(35.2644)
+    assert not angle.check(35.2) and not angle.check(35.4)
+    assert "round to the nearest" in angle.check(35.2).message.lower()
+    factor = Exercise("m²? Give it to 4 significant digits.", 1.6313902, hint="h", solution="answer = 1.631",
+                      significant=4)
+    assert factor.answer_form == "to 4 significant digits"
+    assert factor.check(1.631) and factor.check(1.6314) and factor.check(1.63139)
+    assert not factor.check(1.632)  # 6.1e-4 away: more than half a unit of the 4th digit
+    assert factor.check(1.6317)  # 3.1e-4 away: correct to 4 significant digits, if wrong in the 5th
+    message = factor.check(1.63).message
+    assert message.startswith("Close: right to the digits you gave") and "to 4 significant digits" in message
+    with pytest.raises(ValueError, match="at most one"):
+        Exercise("?", 1.5, hint="h", solution="s", decimals=1, significant=2)
+    with pytest.raises(ValueError, match="decimals"):
+        Exercise("?", 1.5, hint="h", solution="s", decimals=-1)
+
+
+def test_whole_and_exact_forms():
+    period = Exercise("Period? Give a whole number.", 1024, hint="h", solution="answer = 1024")
+    assert period.answer_form == "a whole number"
+    spacing = Exercise("Gap? Give its exact value.", 0.0625, hint="h", solution="answer = 0.0625")
+    assert spacing.answer_form == "the exact value"
+    assert spacing.check(0.0625) and not spacing.check(0.06251)
+    assert "exact value" in spacing.check(0.063).message
+    assert Exercise("?", "word", hint="h", solution="s").answer_form is None
+
+
+def test_text_holding_several_numbers_is_told_to_write_a_list():
+    message = ROWS.check("0 1 2 3").message
+    assert "write the numbers as a list, without quotes: [0, 1, 2, 3]" in message, message
+    message = wavelength.check("6.28, 3").message
+    assert "single number" in message and "the number itself" not in message, message
 
 
 def test_a_rounded_typical_mistake_still_gets_its_explanation():

@@ -13,8 +13,10 @@ function (``FunctionExercise``). For each exercise:
   no bare "Not quite.");
 * a learner function that changes its arguments in place cannot change the
   checker (cases, reference, mistakes);
-* a number rounded to 2, 3 or 4 significant digits (an array, to the 4
-  decimals the notebooks print) is accepted or told to give more digits.
+* every numeric question states the form of its answer (a whole number, rounded
+  to k decimals or significant digits, or the exact value), and the checker
+  accepts exactly that: the value rounded as asked passes, one unit off in the
+  last digit asked fails, fewer digits are told what the question asks for.
 """
 
 import decimal
@@ -337,32 +339,102 @@ def test_changing_expected_changes_nothing(exercise, capfd):
     assert judge(exercise, exercise.expected, capfd)
 
 
-# --- digits -----------------------------------------------------------------------------
+# --- digits: the question states the form, the checker accepts exactly that ----------------
+#
+# Every numeric answer is a whole number (exact or wrong), a value rounded as asked
+# (``decimals=k`` / ``significant=k``: right when within half a unit of the k-th decimal or
+# significant digit), or an exact short decimal. The question (and the notebook's text of the
+# exercise, tests/test_exercise_questions.py) says which; ``answer_form`` gives the phrase.
+
+WHOLE = {name: ex for name, ex in NUMBERS.items() if ex.answer_form == "a whole number"}
+EXACT = {name: ex for name, ex in NUMBERS.items() if ex.answer_form == "the exact value"}
+ROUNDED = {name: ex for name, ex in NUMBERS.items() if name not in WHOLE and name not in EXACT}
+
+#: Words a question may use for each form (a rounded form's phrase is its own: "to 4 decimals").
+FORM_WORDS = {"a whole number": ("whole number", "integer"), "the exact value": ("exact value",)}
 
 
-def round_significant(value: float, digits: int) -> float:
-    return float(f"{value:.{digits - 1}e}")
+def form_words(exercise: Exercise) -> tuple[str, ...]:
+    return FORM_WORDS.get(exercise.answer_form, (exercise.answer_form,))
 
 
-@_params(SCALARS)
-@pytest.mark.parametrize("digits", [2, 3, 4])
-def test_rounded_number_is_accepted_or_told_to_give_more_digits(exercise, digits, capfd):
-    rounded = round_significant(float(exercise.expected), digits)
-    result = judge(exercise, rounded, capfd)
-    if float(exercise.expected).is_integer():
-        # Notebooks print whole numbers in full: 1000 for 1024 is simply wrong, never "close".
-        assert rounded == exercise.expected or not result.message.startswith("Close"), result.message
+def unit_asked(exercise: Exercise) -> np.ndarray:
+    """One unit of the last digit the question asks for, per entry."""
+    expected = np.asarray(exercise.expected, dtype=np.float64)
+    if exercise.decimals is not None:
+        return np.full(expected.shape, 10.0 ** -exercise.decimals)
+    magnitude = np.floor(np.log10(np.abs(expected)))
+    return 10.0 ** (magnitude - exercise.significant + 1)
+
+
+def rounded_as_asked(exercise: Exercise, fewer: int = 0) -> np.ndarray:
+    """The expected value rounded to the digits asked for, or to ``fewer`` digits less."""
+    expected = np.asarray(exercise.expected, dtype=np.float64)
+    if exercise.decimals is not None:
+        return np.round(expected, exercise.decimals - fewer)
+    return np.vectorize(lambda value: float(f"{value:.{exercise.significant - fewer - 1}e}"))(expected)
+
+
+def test_every_form_is_present():
+    assert WHOLE and EXACT and ROUNDED
+    assert any(ex.decimals is not None for ex in ROUNDED.values())
+    assert any(ex.significant is not None for ex in ROUNDED.values())
+
+
+@_params(NUMBERS)
+def test_the_question_states_the_form_of_the_answer(exercise):
+    assert any(word in exercise.question for word in form_words(exercise)), (
+        f"the question must say {' or '.join(map(repr, form_words(exercise)))}: {exercise.question}"
+    )
+
+
+@_params(ROUNDED)
+def test_rounded_as_asked_passes_and_one_unit_off_does_not(exercise, capfd):
+    rounded = rounded_as_asked(exercise)
+    assert judge(exercise, rounded.tolist(), capfd), f"{rounded} refused"
+    expected = np.asarray(exercise.expected, dtype=np.float64)
+    for sign in (+1, -1):
+        off = expected + sign * 1.0 * unit_asked(exercise)  # wrong in the last digit asked for
+        result = judge(exercise, off.tolist(), capfd)
+        assert not result, f"{off} accepted: the tolerance is looser than {exercise.answer_form}"
+        assert exercise.answer_form in result.message or "Not quite" in result.message, result.message
+
+
+@_params(ROUNDED)
+@pytest.mark.parametrize("fewer", [1, 2])
+def test_fewer_digits_than_asked_are_told_what_was_asked(exercise, fewer, capfd):
+    shorter = rounded_as_asked(exercise, fewer)
+    if exercise.significant is not None and exercise.significant - fewer < 2:
+        return  # a single significant digit is too few to call close
+    if exercise.decimals is not None and exercise.decimals - fewer < 1:
         return
-    assert result or result.message.startswith("Close: right to the digits you gave") or any(
-        explanation in result.message for _, explanation in _mistakes(exercise)  # it is a mistake too
-    ), f"{rounded} ({digits} significant digits): {result.message}"
+    result = judge(exercise, shorter.tolist(), capfd)
+    if result:  # the shorter value happens to be within half a unit (e.g. 2.40 for 2.4)
+        return
+    assert f"asks for the answer {exercise.answer_form}" in result.message or any(
+        explanation in result.message for _, explanation in _mistakes(exercise)
+    ), f"{shorter}: {result.message}"
 
 
-@_params(ARRAYS)
-def test_array_printed_to_four_decimals_is_accepted_or_told_to_give_more_digits(exercise, capfd):
-    rounded = np.round(np.asarray(exercise.expected, dtype=np.float64), 4)
-    result = judge(exercise, rounded.tolist(), capfd)
-    assert result or result.message.startswith("Close: right to the digits you gave"), result.message
+@_params(WHOLE)
+def test_whole_numbers_are_exact_or_wrong(exercise, capfd):
+    expected = np.asarray(exercise.expected, dtype=np.float64)
+    assert judge(exercise, expected.astype(np.int64).tolist(), capfd)
+    for delta in (1, -1):
+        result = judge(exercise, (expected + delta).tolist(), capfd)
+        assert not result and not result.message.startswith("Close"), result.message
+    rounded = np.vectorize(lambda value: float(f"{value:.1e}"))(expected)
+    if not np.array_equal(rounded, expected):  # 1000 for 1024 is wrong, never "close"
+        assert not judge(exercise, rounded.tolist(), capfd).message.startswith("Close")
+
+
+@_params(EXACT)
+def test_exact_values_need_all_their_digits(exercise, capfd):
+    expected = np.asarray(exercise.expected, dtype=np.float64)
+    assert exercise.rtol <= 1e-6 and exercise.atol <= 1e-9, "an exact value needs a tight tolerance"
+    assert judge(exercise, float(repr(float(expected))) if expected.ndim == 0 else expected.tolist(), capfd)
+    off = expected * (1 + 1e-4)
+    assert not judge(exercise, off.tolist(), capfd)
 
 
 @_params(SCALARS)
@@ -373,6 +445,13 @@ def test_exact_value_in_other_real_types_passes(exercise, capfd):
     if expected == int(expected):
         assert judge(exercise, int(expected), capfd)
         assert judge(exercise, np.int64(int(expected)), capfd)
+
+
+def test_a_number_a_learner_types_is_shown_as_typed():
+    # 1.000001e-4 must not be shown as "0.0001", the expected value's own rounding.
+    exercise = Exercise("ω? Give its exact value.", 1e-4, hint="h", solution="answer = 1e-4",
+                        rtol=1e-9, atol=0)
+    assert "0.0001000001 is not the right value" in exercise.check(1.000001e-4).message
 
 
 # --- anything at all, drawn at random ------------------------------------------------------

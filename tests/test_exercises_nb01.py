@@ -154,7 +154,7 @@ def test_pooled_output_asks_for_more_digits_when_rounded_further():
     X, P, weights = _pooled_inputs()
     result = nb01.pooled_output.check(np.round(_attention_loop(P @ X, *weights).mean(axis=0), 2))
     assert not result
-    assert "more digits" in result.message
+    assert "asks for the answer to 4 decimals" in result.message
 
 
 def test_pooled_output_wrong_axis_names_shape():

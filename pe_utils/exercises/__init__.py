@@ -31,15 +31,26 @@ The contract of ``check`` (tested over every exercise object by
   expected value accepts only ``True``/``False`` (Python or NumPy).
 * **Mistakes.** Each ``(value, explanation)`` in ``mistakes`` is a typical
   wrong answer; an answer matching it gets "Not quite. <explanation>".
-* **Digits.** A real answer outside the tolerance but right to its own
-  digits (within half a unit of its last significant digit, with at least two
-  significant digits or two decimals; 1000 may stand for 1.0e3; an array's
-  entries share the decimals NumPy prints) gets "Close: right to the digits
-  you gave; give more digits …". A rounded typical mistake still gets its
-  explanation. For a value the notebook prints rounded that should simply be
-  accepted, pass ``printed_decimals=k`` (accepts anything within half a unit of
-  the k-th decimal) or ``printed_digits=k`` (half a unit of the k-th
-  significant digit).
+* **Digits.** Every numeric answer has one of three forms, and the question
+  says which (``answer_form``; ``tests/test_exercises_generic.py`` checks that the
+  question and the notebook's text state it):
+
+  - *a whole number* (every expected entry is whole): exact or wrong; a rounded
+    one is wrong, never "close" (1000 is not 1024);
+  - *rounded*: ``decimals=k`` ("to k decimals") or ``significant=k`` ("to k
+    significant digits"): accepted when every entry is within half a unit of
+    the k-th decimal (significant digit) of the expected value, so the value
+    rounded as asked, and any more precise one, passes; nothing else does;
+  - *exact* (a short decimal such as 0.0625, and no rounding asked): compared
+    with the tolerance ``rtol``/``atol``.
+
+  A real answer right to its own digits but short of what was asked (within
+  half a unit of its last significant digit, with at least two significant
+  digits or two decimals; an array's entries share the decimals NumPy prints)
+  gets "Close: right to the digits you gave; the question asks for …", naming
+  the form. An answer with the digits asked for but rounded the wrong way
+  (within one unit of the last digit asked) is told to round to the nearest.
+  A rounded typical mistake still gets its explanation.
 * **Functions** (``FunctionExercise``): the learner's function is called once
   per case, each time on fresh deep copies of the arguments, so changing them
   in place cannot change the cases, the reference or later checks. Whatever
@@ -71,6 +82,7 @@ from ._answers import (
     describe,
     format_number,
     is_function_like,
+    numbers_written_in,
     read_real,
     shape_words,
     short_repr,
@@ -120,8 +132,8 @@ def _as_target(value: Any) -> Target:
 class _Rules:
     rtol: float
     atol: float
-    printed_decimals: int | None = None
-    printed_digits: int | None = None
+    decimals: int | None = None
+    significant: int | None = None
     choices: tuple[str, ...] = ()
 
 
@@ -164,6 +176,8 @@ def _read(answer: Any, target: Target, budget: int) -> Any:
         if isinstance(answer, str) and _normalise(answer) in ("true", "false"):
             return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
         return Refusal(describe(answer)[0], "answer True or False, without quotes")
+    if isinstance(answer, str) and target.shape == () and len(numbers_written_in(answer)) >= 2:
+        return Refusal(f"text {short_repr(answer)}", "the answer is a single number: write it without quotes")
     return read_real(answer, budget)
 
 
@@ -185,20 +199,42 @@ def _matches(read: Any, target: Target, rules: _Rules) -> bool:
     return bool(np.all(np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)))
 
 
-def _printed_match(read: Any, target: Target, rules: _Rules) -> bool:
-    """Within half a unit of the last printed digit (``printed_decimals`` / ``printed_digits``)."""
+def _unit_asked(target: np.ndarray, rules: _Rules) -> np.ndarray | None:
+    """One unit of the last digit the question asks for, per entry (``None`` if it asks none)."""
+    if rules.decimals is not None:
+        return np.full(target.shape, 10.0 ** (-rules.decimals))
+    if rules.significant is not None:
+        magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
+        return np.where(target == 0, 0.0, 10.0 ** (magnitude - rules.significant + 1))
+    return None
+
+
+def _within_units(read: Any, target: Target, rules: _Rules, units: float) -> bool:
+    """Every entry within ``units`` units of the last digit asked for (or equal by rtol/atol)."""
     if not isinstance(target, np.ndarray) or not _same_kind(read, target):
         return False
-    if rules.printed_decimals is not None:
-        tolerance = np.full(target.shape, 0.5 * 10.0 ** (-rules.printed_decimals))
-    elif rules.printed_digits is not None:
-        magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
-        tolerance = np.where(target == 0, 0.0, 0.5 * 10.0 ** (magnitude - rules.printed_digits + 1))
-    else:
+    unit = _unit_asked(target, rules)
+    if unit is None or not np.all(np.isfinite(read)):
         return False
-    within = np.abs(read - target) <= tolerance * (1 + 1e-9)
+    within = np.abs(read - target) <= units * unit * (1 + 1e-9)
     exact = np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
-    return bool(np.all(np.isfinite(read)) and np.all(within | exact))
+    return bool(np.all(within | exact))
+
+
+def _rounded_as_asked(read: Any, target: Target, rules: _Rules) -> bool:
+    """Right to the digits the question asks for: within half a unit of the last one."""
+    return _within_units(read, target, rules, 0.5)
+
+
+def answer_form(target: Target, rules: _Rules) -> str:
+    """How the question asks for a numeric answer: the phrase it must contain."""
+    if rules.decimals is not None:
+        return f"to {rules.decimals} decimal" + ("" if rules.decimals == 1 else "s")
+    if rules.significant is not None:
+        return f"to {rules.significant} significant digit" + ("" if rules.significant == 1 else "s")
+    if isinstance(target, np.ndarray) and np.all(target == np.round(target)):
+        return "a whole number"
+    return "the exact value"
 
 
 def _digit_info(value: float) -> tuple[int, int]:
@@ -238,28 +274,37 @@ def _digits_close(read: Any, target: Target, rules: _Rules) -> bool:
     return bool(np.all(within | exact.ravel()))
 
 
-def _digits_needed(target: np.ndarray, rules: _Rules) -> int:
-    needed = 1
-    for value in target.ravel():
-        for digits in range(1, 18):
-            if np.isclose(float(f"{value:.{digits - 1}e}"), value, rtol=rules.rtol, atol=rules.atol):
-                break
-        needed = max(needed, digits)
-    return needed
-
-
 def _close_message(target: np.ndarray, rules: _Rules) -> str:
     every = ", in every entry" if target.ndim else ""
-    if np.all(target == np.round(target)) and np.all(np.abs(target) < 1e15):
+    form = answer_form(target, rules)
+    if form == "a whole number":
         return (
             f"Close: right to the digits you gave{every}, but the answer is a whole number: "
             "give all of its digits."
         )
+    if form == "the exact value":
+        return (
+            f"Close: right to the digits you gave{every}, but the question asks for the exact value: "
+            "give all of its digits (the value your code computes)."
+        )
+    return f"Close: right to the digits you gave{every}; the question asks for the answer {form}."
+
+
+def _rounding_message(target: np.ndarray, rules: _Rules) -> str:
+    every = " in every entry" if target.ndim else ""
     return (
-        f"Close: right to the digits you gave{every}; give more digits (e.g. use the value your "
-        f"code computes rather than a rounded one: {_digits_needed(target, rules)} significant "
-        "digits are enough)."
+        f"Close, but not right {answer_form(target, rules)}{every}: the last digit is off by one. "
+        "Round to the nearest (5 and above rounds up) rather than cutting digits off."
     )
+
+
+def _as_given(value: float) -> str:
+    """A learner's number as Python writes it (shortest form that reads back the same)."""
+    if not np.isfinite(value):
+        return repr(value)
+    if value == int(value) and abs(value) < 1e15:
+        return str(int(value))
+    return repr(value)
 
 
 def _noun(answer: Any) -> str:
@@ -321,7 +366,7 @@ def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: 
                 f"Not quite: {subject} is infinite ({float(read)}): something overflowed or was "
                 "divided by 0."
             )
-        return f"Not quite: {format_number(float(read))} is not the right value; try hint()."
+        return f"Not quite: {_as_given(float(read))} is not the right value; try hint()."
     if not np.all(finite):
         first = tuple(int(i) for i in np.argwhere(~finite)[0])
         return (
@@ -385,9 +430,11 @@ class Exercise:
         Typical wrong answers and what each one gets wrong.
     rtol, atol : float
         Tolerance of the comparison.
-    printed_decimals, printed_digits : int, optional
-        Also accept an answer within half a unit of this decimal (or significant
-        digit) of the expected value: for a value the notebook prints rounded.
+    decimals, significant : int, optional
+        The question asks for the answer rounded to this many decimals (or
+        significant digits): accept every answer within half a unit of that
+        digit of the expected value, and name it in "Close" messages. At most
+        one of the two; the question must say it (``answer_form``).
     choices : sequence of str, optional
         For a word answer, the words the question allows (by default the expected
         word and the words among the mistakes).
@@ -403,8 +450,8 @@ class Exercise:
         mistakes: Sequence[tuple[Any, str]] = (),
         rtol: float = 1e-6,
         atol: float = 1e-9,
-        printed_decimals: int | None = None,
-        printed_digits: int | None = None,
+        decimals: int | None = None,
+        significant: int | None = None,
         choices: Sequence[str] | None = None,
     ) -> None:
         self.question = question
@@ -414,8 +461,13 @@ class Exercise:
         self._mistakes = tuple(mistakes)
         self.rtol = rtol
         self.atol = atol
-        self.printed_decimals = printed_decimals
-        self.printed_digits = printed_digits
+        if decimals is not None and significant is not None:
+            raise ValueError("give at most one of decimals and significant")
+        for name, value, least in (("decimals", decimals, 0), ("significant", significant, 1)):
+            if value is not None and (not isinstance(value, int) or value < least):
+                raise ValueError(f"{name} must be an integer ≥ {least}, got {value!r}")
+        self.decimals = decimals
+        self.significant = significant
         self._choices = tuple(choices) if choices is not None else None
         self._resolved: dict[str, Any] = {}
 
@@ -449,7 +501,17 @@ class Exercise:
             words = [target for target, _ in self._mistake_targets() if isinstance(target, str)]
             target = self._target()
             choices = (target, *words) if isinstance(target, str) and words else ()
-        return _Rules(self.rtol, self.atol, self.printed_decimals, self.printed_digits, tuple(choices))
+        return _Rules(self.rtol, self.atol, self.decimals, self.significant, tuple(choices))
+
+    @property
+    def answer_form(self) -> str | None:
+        """How the question asks for a numeric answer ("to 4 decimals", "a whole number", …).
+
+        ``None`` for a word, a True/False or a function answer. The question, and the
+        notebook's text of the exercise, must contain this phrase (a generic test checks).
+        """
+        target = self._target()
+        return answer_form(target, self._rules()) if isinstance(target, np.ndarray) else None
 
     def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
@@ -469,7 +531,7 @@ class Exercise:
             return reads[key]
 
         read = read_as(target)
-        if _matches(read, target, rules) or _printed_match(read, target, rules):
+        if _matches(read, target, rules) or _rounded_as_asked(read, target, rules):
             return CheckResult(True, CORRECT)
         for wrong, explanation in mistakes:
             if _matches(read_as(wrong), wrong, rules):
@@ -478,6 +540,8 @@ class Exercise:
             return CheckResult(False, _refusal_message(read, target, rules, answer))
         if _digits_close(read, target, rules):
             return CheckResult(False, _close_message(target, rules))
+        if _within_units(read, target, rules, 1.0):
+            return CheckResult(False, _rounding_message(target, rules))
         for wrong, explanation in mistakes:
             if _digits_close(read_as(wrong), wrong, rules):
                 return CheckResult(False, f"Not quite. {explanation}")

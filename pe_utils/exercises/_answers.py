@@ -108,7 +108,22 @@ def _text_advice(text: str | bytes) -> str:
         return f"write {stripped} without quotes"
     if stripped.startswith(("[", "(")):
         return "write the list itself, without quotes around it"
+    numbers_in_text = numbers_written_in(stripped)
+    if len(numbers_in_text) >= 2:
+        shown = ", ".join(numbers_in_text[:6]) + (", …" if len(numbers_in_text) > 6 else "")
+        return f"write the numbers as a list, without quotes: [{shown}]"
     return "type the number itself (digits, without quotes)"
+
+
+def numbers_written_in(text: str) -> list[str]:
+    """The numbers of a text such as ``'4 3 2 1 0'`` or ``'4, 3, 2'`` (empty if it holds anything else)."""
+    words = text.replace(",", " ").replace(";", " ").split()
+    try:
+        for word in words:
+            float(word)
+    except ValueError:
+        return []
+    return words
 
 
 def describe(value: Any) -> tuple[str, str]:

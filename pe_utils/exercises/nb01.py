@@ -24,7 +24,7 @@ __all__ = [
 
 reverse_order = Exercise(
     "A matrix X has 5 rows. Give the order array for which permutation_matrix(order) @ X "
-    "lists the rows of X in reverse, last row first.",
+    "lists the rows of X in reverse, last row first (whole numbers, as a list or an array).",
     np.array([4, 3, 2, 1, 0]),
     hint="Row r of P X is row order[r] of X. Which row of X must come first? Rows are numbered from 0.",
     solution=(
@@ -52,18 +52,23 @@ def _compose_reference(a: object, b: object) -> np.ndarray:
     return np.asarray(b)[np.asarray(a)]
 
 
-# Pairs (a, b) whose matrices do not commute, so b[a] and a[b] differ.
+# Pairs (a, b) whose matrices do not commute, so b[a] and a[b] differ. NumPy integer arrays, as the
+# notebook's orders are, so that the natural b[a] works.
 _COMPOSE_CASES = [
-    ([1, 2, 0], [1, 0, 2]),
-    ([2, 0, 3, 1], [1, 0, 3, 2]),
-    ([4, 0, 3, 1, 2], [0, 2, 1, 4, 3]),
-    ([3, 2, 1, 0], [1, 2, 3, 0]),
-    ([0, 1, 2, 3, 4], [4, 0, 3, 1, 2]),
+    (np.array(a), np.array(b))
+    for a, b in [
+        ([1, 2, 0], [1, 0, 2]),
+        ([2, 0, 3, 1], [1, 0, 3, 2]),
+        ([4, 0, 3, 1, 2], [0, 2, 1, 4, 3]),
+        ([3, 2, 1, 0], [1, 2, 3, 0]),
+        ([0, 1, 2, 3, 4], [4, 0, 3, 1, 2]),
+    ]
 ]
 
 compose_orders = FunctionExercise(
     "Permuting by b and then by a is one permutation: permutation_matrix(a) @ permutation_matrix(b) "
-    "equals permutation_matrix(c). Write a function compose(a, b) that returns the order array c.",
+    "equals permutation_matrix(c). Write a function compose(a, b) that returns the order array c "
+    "(a and b are NumPy integer arrays, like the orders in the notebook).",
     _compose_reference,
     cases=_COMPOSE_CASES,
     hint=(
@@ -124,9 +129,9 @@ pooled_output = Exercise(
     "Let X = token_embeddings(['a', 'b', 'c', 'd', 'e'], 6), "
     "W_q, W_k, W_v = fixed_weights(6, d_v=3) and P = permutation_matrix([4, 2, 0, 3, 1]). "
     "What is the mean over tokens of self_attention(P @ X, W_q, W_k, W_v)? "
-    "(An array of 3 numbers; give at least four decimals, as NumPy prints them here.)",
+    "(An array of 3 numbers; give each to 4 decimals, as NumPy prints them here.)",
     _pooled_reference,
-    printed_decimals=4,
+    decimals=4,
     hint=(
         "Compute the output (5 rows, 3 columns) and average over the tokens, i.e. over the rows: "
         "axis=0. Then compare with the same mean for X itself."
@@ -277,7 +282,7 @@ _CAUSAL_MISTAKES: list[tuple[np.ndarray, str]] = [
 causal_unchanged_positions = Exercise(
     "Five different tokens pass through one causal self-attention layer, then the same tokens "
     "reordered by order = [0, 2, 1, 3, 4] (the tokens at positions 1 and 2 swap). At which "
-    "positions is the output the same as before? Give the positions in increasing order.",
+    "positions is the output the same as before? Give the positions (whole numbers) in increasing order.",
     _causal_unchanged_reference,
     hint=(
         "Output r depends on the token at r and on the multiset of tokens at 0 … r. For each r, "

@@ -16,7 +16,8 @@ from . import Exercise, FunctionExercise
 __all__ = ["angle_from_pair", "bits_for_1000_positions", "hamming_15_16", "period_of_bit_9"]
 
 bits_for_1000_positions = Exercise(
-    "How many bits B are needed to give each of the positions 0 … 999 its own binary code?",
+    "How many bits B are needed to give each of the positions 0 … 999 its own binary code? "
+    "Give a whole number.",
     10,
     hint="B bits give 2**B different codes. Find the smallest B with 2**B ≥ 1000.",
     solution=(
@@ -42,7 +43,7 @@ bits_for_1000_positions = Exercise(
 
 hamming_15_16 = Exercise(
     "What is the Hamming distance (the number of bits that differ) between the binary codes "
-    "of positions 15 and 16?",
+    "of positions 15 and 16? Give a whole number.",
     5,
     hint="Write both numbers with 5 bits: 15 = 01111 and 16 = 10000. Count the places that differ.",
     solution=(
@@ -58,7 +59,7 @@ hamming_15_16 = Exercise(
 
 period_of_bit_9 = Exercise(
     "As p counts 0, 1, 2, …, bit 9 of p (the bit worth 512) traces a square wave. "
-    "What is its period, in positions?",
+    "What is its period, in positions? Give a whole number.",
     1024,
     hint="Bit b stays constant for 2**b steps, then flips. How many steps until it is back where it began?",
     solution=(

@@ -34,7 +34,7 @@ _LAST = WAVELENGTH_D // 2 - 1  # the last pair index, d/2 − 1
 wavelength_of_last_pair = Exercise(
     question=(
         f"For d = {WAVELENGTH_D} and base = {BASE:g}, what is the wavelength λ (in positions) "
-        f"of the last pair, i = {_LAST}? Give a number."
+        f"of the last pair, i = {_LAST}? Give it to 5 significant digits."
     ),
     expected=2 * math.pi * BASE ** (2 * _LAST / WAVELENGTH_D),
     hint=(
@@ -76,7 +76,7 @@ wavelength_of_last_pair = Exercise(
             "That is the frequency ω (radians per position). The wavelength is 2π/ω.",
         ),
     ],
-    rtol=1e-4,  # accepts the value rounded to one decimal
+    significant=5,
 )
 
 

@@ -108,7 +108,7 @@ COMPOSE_A, COMPOSE_B = 3, -5
 composed_offset = Exercise(
     question=(
         f"T_a T_b equals T_k for a single offset k. For a = {COMPOSE_A} and b = {COMPOSE_B}, "
-        "what is k? Give a number."
+        "what is k? Give an integer."
     ),
     expected=COMPOSE_A + COMPOSE_B,
     hint=(
@@ -154,7 +154,7 @@ block_angle = Exercise(
     question=(
         f"In T_k with k = {ANGLE_K}, d = {ANGLE_D}, base = {BASE:g}, the block of pair "
         f"i = {ANGLE_PAIR} (dimensions {2 * ANGLE_PAIR} and {2 * ANGLE_PAIR + 1}) is R(θ). "
-        "What is θ in radians? Give a number."
+        "What is θ in radians? Give it to 4 decimals."
     ),
     expected=_angle(ANGLE_K, ANGLE_PAIR, ANGLE_D),
     hint="θ = k ω_i with ω_i = base^(−2i/d); pairs count from i = 0.",
@@ -197,7 +197,7 @@ block_angle = Exercise(
             "turns by θ = +k ω_i.",
         ),
     ],
-    rtol=1e-3,  # accepts four significant digits; the nearest mistake is 25 % away
+    decimals=4,
 )
 
 __all__ = ["block_angle", "composed_offset", "rotation_for_sin_cos"]

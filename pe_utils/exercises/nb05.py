@@ -33,7 +33,7 @@ SQUARED_NORM_D = 512
 squared_norm = Exercise(
     question=(
         f"For d = {SQUARED_NORM_D}, what is f(0) = PE(p)·PE(p), the squared length of every "
-        "encoding? Give a number."
+        "encoding? Give a whole number."
     ),
     expected=SQUARED_NORM_D / 2,
     hint="At k = 0 every term cos(0·ω_i) equals 1. How many terms does the sum over pairs i have?",

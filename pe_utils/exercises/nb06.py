@@ -22,7 +22,10 @@ NORM_D = 128
 NORM_P = 1000
 
 pe_norm = Exercise(
-    question=f"For d = {NORM_D}, what is the length ‖PE(p)‖ of the encoding of position p = {NORM_P}?",
+    question=(
+        f"For d = {NORM_D}, what is the length ‖PE(p)‖ of the encoding of position p = {NORM_P}? "
+        "Give a whole number."
+    ),
     expected=math.sqrt(NORM_D / 2),
     hint=(
         "Each pair contributes sin²(pω_i) + cos²(pω_i) = 1, and there are d/2 pairs. "
@@ -58,7 +61,7 @@ angle_after_scaling = Exercise(
     question=(
         f"d = {ANGLE_D}. A token vector x was initialised from N(0, 1/d), so ‖x‖ ≈ 1. The paper "
         "multiplies embeddings by √d before adding PE(p). Assuming √d·x is orthogonal to PE(p), "
-        "what is the angle, in degrees, between √d·x and √d·x + PE(p)?"
+        "what is the angle, in degrees, between √d·x and √d·x + PE(p)? Give it to 1 decimal."
     ),
     expected=_angle_degrees(math.sqrt(ANGLE_D), ANGLE_D),
     hint=(
@@ -90,8 +93,7 @@ angle_after_scaling = Exercise(
             "You used ‖PE(p)‖ = √d. It is √(d/2): d/2 pairs, each of length 1.",
         ),
     ],
-    rtol=1e-4,
-    printed_decimals=1,  # notebook 06 prints the angle as 35.3°; 35.3 and 35.26 are both right
+    decimals=1,  # notebook 06 prints the angle as 35.3°
 )
 
 # --- 3. which outputs change ----------------------------------------------------
@@ -101,7 +103,7 @@ changed_tokens = Exercise(
         "The six words 'one two three four five six', token_embeddings(words, 8), PE added, "
         "and the course's fixed_weights(8). You swap the words at positions 1 and 4 "
         "(the encodings stay where they are) and compare each word's output with its output before "
-        "the swap. How many of the six words get a different output? Give a number."
+        "the swap. How many of the six words get a different output? Give a whole number."
     ),
     expected=6,
     hint=(

@@ -19,7 +19,7 @@ float32_spacing = Exercise(
     question=(
         "Angles p·ω_i are computed in float32. An angle near 10⁶ radians (p ≈ 10⁶ on a pair with "
         "ω_i close to 1) must be rounded to a float32. What is the gap between two neighbouring "
-        "float32 numbers there, in radians? Give a number."
+        "float32 numbers there, in radians? Give its exact value."
     ),
     expected=2.0**-4,
     hint=(
@@ -97,7 +97,8 @@ T2T_D = 512
 t2t_slowest_frequency = Exercise(
     question=(
         f"A table follows tensor2tensor's convention: ω_i = 10000^(−i/D) with D = d/2 − 1, here with "
-        f"d = {T2T_D}. What is the frequency ω of its last pair, i = d/2 − 1, in radians per position?"
+        f"d = {T2T_D}. What is the frequency ω of its last pair, i = d/2 − 1, in radians per position? "
+        "Give its exact value."
     ),
     expected=1e-4,
     hint="Put i = d/2 − 1 into 10000^(−i/D) with D = d/2 − 1. What is the exponent?",

@@ -21,7 +21,7 @@ rope_offset = Exercise(
     question=(
         f"With the libraries' rotation R (counter-clockwise), the query at p = {ROPE_P} is rotated "
         f"by R_p and the key at q = {ROPE_Q} by R_q. Their score (R_p a)·(R_q b) equals a·R_k b. "
-        "What is k? Give a number."
+        "What is k? Give an integer."
     ),
     expected=ROPE_Q - ROPE_P,
     hint="(R_p a)·(R_q b) = a·R_pᵀ R_q b, and R_pᵀ = R_{−p}, R_s R_t = R_{s+t}.",
@@ -45,7 +45,7 @@ BF16_POSITION = 3001
 bfloat16_position = Exercise(
     question=(
         f"A position p = {BF16_POSITION} is stored in bfloat16 (8 significant bits, round to "
-        "nearest, ties to even). Which number is stored? Give a number."
+        "nearest, ties to even). Which number is stored? Give a whole number."
     ),
     expected=3008.0,
     hint=(

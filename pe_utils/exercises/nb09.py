@@ -20,7 +20,7 @@ NTK_BASE, NTK_D, NTK_FACTOR = 10000.0, 128, 4.0
 ntk_base = Exercise(
     question=(
         f"A model with head size d = {NTK_D} and base {NTK_BASE:g} is extended by s = {NTK_FACTOR:g} "
-        "with the NTK-aware rule. What is the new base? Give at least five significant digits."
+        "with the NTK-aware rule. What is the new base? Give it to 5 significant digits."
     ),
     expected=NTK_BASE * NTK_FACTOR ** (NTK_D / (NTK_D - 2)),
     hint="The new base is base·s^(d/(d−2)); the exponent is what makes the last pair exactly s times slower.",
@@ -37,8 +37,7 @@ ntk_base = Exercise(
         (NTK_BASE / NTK_FACTOR ** (NTK_D / (NTK_D - 2)), "The base must grow (slower pairs), not shrink."),
         (NTK_BASE * NTK_FACTOR ** (NTK_D / 2), "The exponent is d/(d−2), close to 1, not d/2."),
     ],
-    rtol=1e-5,
-    atol=0.0,
+    significant=5,
 )
 
 # --- 2. Llama 3.1's divisor for one pair -------------------------------------------
@@ -55,7 +54,7 @@ llama3_divisor = Exercise(
     question=(
         f"Llama 3.1's rule with L = {LLAMA_L}, s = {LLAMA_S:g}, low_freq_factor = {LLAMA_LOW:g} and "
         f"high_freq_factor = {LLAMA_HIGH:g}. A pair has wavelength λ = {LLAMA_WAVELENGTH:g} positions. "
-        "By what number is its frequency divided (ω / ω')? Give at least four significant digits."
+        "By what number is its frequency divided (ω / ω')? Give its exact value."
     ),
     expected=_llama_divisor(LLAMA_WAVELENGTH),
     hint=(
@@ -76,8 +75,6 @@ llama3_divisor = Exercise(
          "made linear in λ (it is linear in L/λ, the turns within L: t = (8192/4096 − 1)/3 = 1/3), or "
          "t and 1 − t were swapped (t weighs ω, 1 − t weighs ω/s)."),
     ],
-    rtol=1e-4,
-    atol=0.0,
 )
 
 # --- 3. YaRN's factor on the logits --------------------------------------------------
@@ -88,7 +85,7 @@ yarn_logit_factor = Exercise(
     question=(
         f"YaRN with s = {YARN_FACTOR:g} multiplies the cos and sin tables by 0.1·ln s + 1, so both the "
         "rotated query and the rotated key carry that number. By what number are the attention logits "
-        "qᵀk multiplied? Give at least four significant digits."
+        "qᵀk multiplied? Give it to 4 significant digits."
     ),
     expected=(0.1 * math.log(YARN_FACTOR) + 1.0) ** 2,
     hint="Each of q and k is multiplied by m = 0.1·ln s + 1 (natural log). What happens to qᵀk?",
@@ -106,6 +103,5 @@ yarn_logit_factor = Exercise(
         (1.0 / (0.1 * math.log(YARN_FACTOR) + 1.0) ** 2, "That is the temperature t itself. The "
          "logits are divided by t, i.e. multiplied by 1/t = m²."),
     ],
-    rtol=3e-4,  # four significant digits, as the question asks: 1.631 is within 2.4e-4
-    atol=0.0,
+    significant=4,
 )

@@ -19,9 +19,11 @@ from . import Exercise, FunctionExercise
 uniform_target_probability = Exercise(
     question=(
         "Uniform attention (all scores equal) at position p = 2, with k = 2 and three different "
-        "tokens t_0, t_1, t_2. What probability does the output o_2 give the target t_0? Give a number."
+        "tokens t_0, t_1, t_2. What probability does the output o_2 give the target t_0? "
+        "Give it to 4 decimals."
     ),
     expected=1.0 / 3.0,
+    decimals=4,
     hint=(
         "The causal mask leaves positions 0, 1 and 2. Equal scores give each of them the same weight, "
         "and o_2[v] adds up the weights of the positions holding token v."
@@ -112,9 +114,10 @@ look_back_query_map = FunctionExercise(
 score_gradient = Exercise(
     question=(
         "One query row with scores s = (0, 0, 0) over keys 0, 1, 2; only key 0 holds the target. "
-        "Give ∂L/∂s for L = −log o[target] as a list of three numbers."
+        "Give ∂L/∂s for L = −log o[target] as a list of three numbers, each to 4 decimals."
     ),
     expected=[-2.0 / 3.0, 1.0 / 3.0, 1.0 / 3.0],
+    decimals=4,
     hint=(
         "∂L/∂s_q = A_q − R_q. Equal scores give A = (1/3, 1/3, 1/3); R is A restricted to the keys "
         "holding the target, renormalised."

@@ -1,0 +1,60 @@
+"""Each notebook's text of an exercise states the form of the answer its checker accepts.
+
+The checker of a numeric exercise accepts a whole number exactly, a value rounded as asked
+(``decimals=k`` / ``significant=k``), or an exact short decimal (``answer_form``). A learner
+reads the notebook, not ``repr(exercise)``: the markdown cell that asks the question must say
+the same thing, or a right answer can be refused for digits the learner was never asked for.
+"""
+
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+from exercise_contract import discover_exercises
+from test_exercises_generic import form_words
+
+from pe_utils.exercises import FunctionExercise
+
+NOTEBOOKS = sorted((Path(__file__).resolve().parents[1] / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+EXERCISES = discover_exercises()
+CHECK_CALL = re.compile(r"\b(nb\d\d)\.(\w+)\.check\(")
+
+
+def _asked_in_notebooks() -> dict[str, str]:
+    """``nbNN.name`` → what the learner reads: the markdown cell before its check, and the question
+    itself when the cell prints it (``print(nbNN.name)``)."""
+    asked: dict[str, str] = {}
+    for path in NOTEBOOKS:
+        question = ""
+        for cell in nbformat.read(path, as_version=4).cells:
+            if cell.cell_type == "markdown" and "teacher-note" not in cell.metadata.get("tags", []):
+                question = cell.source
+            elif cell.cell_type == "code":
+                for module, name in CHECK_CALL.findall(cell.source):
+                    shown = question
+                    if re.search(rf"\bprint\({module}\.{name}\)", cell.source):
+                        shown += "\n" + EXERCISES[f"{module}.{name}"].question  # the cell prints the question
+                    asked[f"{module}.{name}"] = shown
+    return asked
+
+
+ASKED = _asked_in_notebooks()
+NUMERIC = {
+    name: exercise
+    for name, exercise in EXERCISES.items()
+    if not isinstance(exercise, FunctionExercise) and exercise.answer_form is not None
+}
+
+
+def test_every_exercise_is_asked_in_its_notebook():
+    assert set(EXERCISES) <= set(ASKED), f"never checked in a notebook: {sorted(set(EXERCISES) - set(ASKED))}"
+
+
+@pytest.mark.parametrize("name", sorted(NUMERIC))
+def test_the_notebook_states_the_form_of_the_answer(name):
+    words = form_words(NUMERIC[name])
+    text = " ".join(ASKED.get(name, "").split())
+    assert any(word in text for word in words), (
+        f"{name}: the notebook's question must say {' or '.join(map(repr, words))}; it reads: {text[:300]}"
+    )
