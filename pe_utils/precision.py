@@ -12,9 +12,8 @@ Two tools to measure it:
 
 The safe recipe (angles in float64, cast only the result) is what
 :func:`pe_utils.encode_positions` does, and :func:`pe_utils.rope` too (notebook 08):
-float32 angles, the libraries' choice, are as good in bfloat16 only while their
-error stays below bfloat16's rounding (up to about ``p = 40 000`` at ``d = 128``,
-base 500000; notebook 07 measures it).
+float32 angles, the libraries' choice, err by less than bfloat16's rounding only
+up to about ``p = 40 000`` at ``d = 128``, base 500000 (notebook 07 measures it).
 """
 
 from __future__ import annotations
