@@ -4,14 +4,27 @@ Every rule of this module is a rescaling of each pair's frequency
 ``ω_i = base^(−2i/d)``: pair ``i`` turns by ``ω'_i = ω_i / factor_i`` radians per
 position instead, where the rule decides the divisor ``factor_i`` from the
 pair's wavelength ``λ_i = 2π/ω_i`` and the original (trained) context length
-``L``. The ``scaling`` dictionaries use the key names of Hugging Face's
-``rope_scaling``:
+``L``. For ``factor ≥ 1`` every divisor lies in ``[1, factor]`` (pairs only slow
+down); a ``factor`` below 1, which Hugging Face warns about but this module
+accepts, speeds pairs up instead: every divisor lies in ``[factor, 1]``.
+
+The ``scaling`` dictionaries borrow the names of Hugging Face's ``rope_scaling``
+(``rope_parameters`` in release 5.x): the keys ``rope_type``, ``factor``,
+``original_max_position_embeddings``, ``beta_fast``, ``beta_slow``, ``truncate``,
+``low_freq_factor`` and ``high_freq_factor``, and the ``rope_type`` values
+``"linear"``, ``"yarn"`` and ``"llama3"`` are Hugging Face's
+(``src/transformers/modeling_rope_utils.py``, read at commit ``ef468064`` and in
+release 5.23.0; YaRN's ``original_max_position_embeddings`` and ``truncate`` only in
+the release). ``"ntk"`` is the course's own name for the *static* NTK-aware rule
+(bloc97 2023; jquesnelle/yarn ``LlamaNTKScaledRotaryEmbedding``): Hugging Face has
+no such type, only ``"dynamic"``, which recomputes the factor from the current
+length (notebook 09 checks its formula; this module does not implement it).
 
 ==========  ====================================================================
 rope_type   keys
 ==========  ====================================================================
 linear      ``factor`` (position interpolation, Chen et al. 2023)
-ntk         ``factor`` (NTK-aware base change, bloc97 2023)
+ntk         ``factor`` (NTK-aware base change, bloc97 2023; the course's name)
 yarn        ``factor``, ``original_max_position_embeddings``; optional
             ``beta_fast`` (32), ``beta_slow`` (1), ``truncate`` (True)
             (Peng et al. 2023)
@@ -220,8 +233,10 @@ def rope_frequencies(d_model: int, *, base: float = 10000.0, scaling: Any = None
         Greater than 1.
     scaling : None or dict
         ``{"rope_type": ..., "factor": s, ...}`` with the keys above; ``s`` finite
-        and greater than 0; for ``"yarn"``, ``beta_fast > beta_slow > 0`` and
-        ``L > 2π·beta_slow``; for ``"llama3"``, ``high_freq_factor > low_freq_factor > 0``.
+        and greater than 0 (below 1, which Hugging Face warns about, the pairs speed
+        up: each divisor lies in ``[s, 1]``, not ``[1, s]``); for ``"yarn"``,
+        ``beta_fast > beta_slow > 0`` and ``L > 2π·beta_slow``; for ``"llama3"``,
+        ``high_freq_factor > low_freq_factor > 0``.
 
     Returns
     -------
@@ -260,7 +275,12 @@ def yarn_attention_scale(factor: float) -> float:
     ``t``: ``softmax(qᵀk / (t·√d))`` with ``√(1/t) = 0.1·ln s + 1``. The
     implementations multiply the cos and sin tables by this number, so each of
     the rotated query and key carries it once and the logits are multiplied by
-    its square, ``1/t``. Introduced in notebook 09.
+    its square, ``1/t``. The paper states the formula for ``s > 1`` only. The
+    guard ``1`` for ``s ≤ 1`` follows ``get_mscale`` of jquesnelle/yarn
+    (``scaled_rope/LlamaYaRNScaledRotaryEmbedding.py`` at commit ``995db5b5``) and
+    of Hugging Face release 5.23.0 (``_compute_yarn_parameters``); Hugging Face at
+    commit ``ef468064`` has no guard (``0.1·ln s + 1`` for every ``s``, below 1 for
+    ``s < 1``). Introduced in notebook 09.
 
     Parameters
     ----------
@@ -287,8 +307,12 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     (8 heads: ``1/2, 1/4, …, 1/256``). For other ``n`` the authors' code
     (``get_slopes`` in ofirpress/attention_with_linear_biases) takes the
     ``2^a`` slopes of the largest power of two ``2^a < n``, then the first
-    ``n − 2^a`` of every other slope of ``2^(a+1)`` heads (``m_0, m_2, …``),
-    which fall between them. Head ``h`` adds ``−m_h·(i − j)`` to the score of
+    ``n − 2^a`` of every other slope of ``2^(a+1)`` heads (``m_0, m_2, …``), that
+    is ``2^(−4(2j+1)/2^a)`` for ``j = 0, 1, …``. These do not all fall between
+    the first ``2^a``: the first, ``2^(−4/2^a)``, lies above every one of them;
+    extra slope ``j ≥ 1`` lies between base slopes ``j − 1`` and ``j`` (12 heads:
+    ``2^−0.5`` above ``1/2``, then ``2^−1.5``, ``2^−2.5``, ``2^−3.5`` between
+    ``1/2, 1/4, 1/8, 1/16``). Head ``h`` adds ``−m_h·(i − j)`` to the score of
     query ``i`` and key ``j ≤ i``. Introduced in notebook 09.
 
     Parameters

@@ -11,7 +11,9 @@ Two tools to measure it:
   computed in a low-precision type (float32, float16).
 
 The safe recipe (angles in float64, cast only the result) is what
-:func:`pe_utils.encode_positions` does.
+:func:`pe_utils.encode_positions` does, and :func:`pe_utils.rope` too (notebook 08):
+float32 angles, the libraries' choice, err by less than bfloat16's rounding only
+up to about ``p = 40 000`` at ``d = 128``, base 500000 (notebook 07 measures it).
 """
 
 from __future__ import annotations
@@ -197,7 +199,8 @@ def round_to_bfloat16(values: Any) -> np.ndarray:
     becomes ±infinity. NaN and ±infinity pass through. Every result is an exact
     bfloat16 value held in a float64. For example integers are exact up to
     ``2⁸ = 256``; ``257 → 256``, and ``8190`` and ``8191`` both give ``8192``.
-    Introduced in notebook 08.
+    Introduced in notebook 08 (notebook 07 uses it once, to store a table in
+    bfloat16).
 
     Parameters
     ----------

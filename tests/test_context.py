@@ -125,6 +125,68 @@ def test_alibi_slopes_by_hand():
     np.testing.assert_allclose(alibi_slopes(12), expected)
 
 
+
+@pytest.mark.parametrize("n_heads", [n for n in range(3, 200) if n & (n - 1)])
+def test_alibi_extra_slopes_are_not_all_between_the_base_slopes(n_heads):
+    # n = 2^a + r heads: 2^a base slopes 2^(−8(h+1)/2^a), then r extra slopes 2^(−4(2j+1)/2^a).
+    # Extra j = 0 lies above every base slope; extra j ≥ 1 lies between base slopes j − 1 and j.
+    power = 2 ** math.floor(math.log2(n_heads))
+    slopes = alibi_slopes(n_heads)
+    base, extra = slopes[:power], slopes[power:]
+    j = np.arange(n_heads - power)
+    np.testing.assert_allclose(extra, 2.0 ** (-4.0 * (2 * j + 1) / power), rtol=1e-12)
+    assert extra[0] > base.max()
+    for j in range(1, extra.size):
+        assert base[j - 1] > extra[j] > base[j]
+
+
+def test_yarn_attention_scale_against_both_sources():
+    # jquesnelle/yarn scaled_rope/LlamaYaRNScaledRotaryEmbedding.py @ 995db5b5 and Hugging Face
+    # release 5.23.0 (modeling_rope_utils.py): get_mscale returns 1 for scale ≤ 1.
+    def get_mscale(scale):
+        if scale <= 1:
+            return 1.0
+        return 0.1 * math.log(scale) + 1.0
+
+    def hf_at_ef468064(factor):  # modeling_rope_utils.py @ ef468064: no guard
+        return 0.1 * math.log(factor) + 1.0
+
+    for s in (0.25, 0.5, 0.999, 1.0, 1.5, 4.0, 32.0):
+        assert yarn_attention_scale(s) == get_mscale(s)
+    assert hf_at_ef468064(0.5) < 1.0 == yarn_attention_scale(0.5)  # the versions differ below 1
+
+
+#: Names of Hugging Face's rope parameters, transcribed from src/transformers/modeling_rope_utils.py
+#: of release 5.23.0 (the _validate_*_rope_parameters required and optional keys, ROPE_INIT_FUNCTIONS).
+HF_ROPE_TYPES = {"default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional"}
+HF_KEYS = {
+    "linear": {"rope_type", "factor", "rope_theta"},
+    "yarn": {"rope_type", "factor", "original_max_position_embeddings", "rope_theta", "attention_factor",
+             "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
+    "llama3": {"rope_type", "factor", "original_max_position_embeddings", "low_freq_factor",
+               "high_freq_factor", "rope_theta"},
+}
+#: The course's own rope_type names, with the keys they take (documented as the course's).
+COURSE_ROPE_TYPES = {"ntk": {"rope_type", "factor"}}
+
+
+def test_rule_names_are_hugging_faces_except_the_courses_own():
+    from pe_utils.context import RULES
+
+    assert set(RULES) == (set(HF_KEYS) | set(COURSE_ROPE_TYPES))
+    assert not set(COURSE_ROPE_TYPES) & HF_ROPE_TYPES      # "ntk" is not a Hugging Face type
+    for rope_type, (required, optional) in RULES.items():
+        keys = set(required) | set(optional)
+        assert keys <= HF_KEYS.get(rope_type, COURSE_ROPE_TYPES.get(rope_type)), rope_type
+    doc = pe_utils_context_doc()
+    assert '"ntk"`` is the course\'s own name' in doc and "no such type" in doc
+
+
+def pe_utils_context_doc():
+    import pe_utils.context
+
+    return pe_utils.context.__doc__
+
 def _get_slopes_as_published(n):
     """A literal transcription of get_slopes.
 
@@ -209,6 +271,18 @@ def test_yarn_keeps_fast_pairs_and_divides_slow_pairs(d, base, s, length, slow, 
     assert np.all(divisor >= 1 - 1e-12) and np.all(divisor <= s * (1 + 1e-12))
     assert np.all(np.diff(divisor) >= -1e-9 * s)
 
+
+
+@pytest.mark.parametrize("rope_type", ["linear", "ntk", "yarn", "llama3"])
+@given(d=d_models.filter(lambda d: d > 2), base=bases, s=any_factors, length=lengths)
+def test_every_divisor_lies_between_one_and_the_factor(rope_type, d, base, s, length):
+    # s ≥ 1: 1 ≤ c_i ≤ s (pairs slow down); s < 1: s ≤ c_i ≤ 1 (pairs speed up).
+    assume(length > 2 * math.pi)
+    rules = {"linear": linear(s), "ntk": ntk(s), "yarn": yarn(s, length), "llama3": llama3(s, length)}
+    rule = rules[rope_type]
+    divisor = pu.frequencies(d, base) / rope_frequencies(d, base=base, scaling=rule)
+    low, high = min(1.0, s), max(1.0, s)
+    assert np.all(divisor >= low * (1 - 1e-12)) and np.all(divisor <= high * (1 + 1e-12))
 
 @given(s=st.floats(min_value=1.0, max_value=1e6))
 def test_yarn_attention_scale_formula(s):

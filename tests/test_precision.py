@@ -91,6 +91,19 @@ def test_float32_angles_lose_accuracy_at_large_positions():
     assert safe <= 2.0**-25 + 1e-9
 
 
+
+def test_float32_angles_against_bfloat16_rounding_at_long_contexts():
+    # d = 128, base 500000 (Llama 3). bfloat16 rounds a value in [−1, 1] by at most 2^−9.
+    # The float64 table stored in bfloat16 stays within that at every length; float32
+    # angles stay within it at p = 8191 and leave it by p = 131071 and 10^6.
+    positions = np.array([8191.0, 131071.0, 1e6])
+    reference = reference_encoding(positions, 128, base=500000.0)
+    safe = pu.round_to_bfloat16(pu.encode_positions(positions, 128, base=500000.0))
+    assert np.abs(safe - reference).max() <= 2.0**-9
+    float32 = encode_with_angle_dtype(positions, 128, angle_dtype=np.float32, base=500000.0)
+    error = np.abs(float32.astype(np.float64) - reference).max(axis=1)
+    assert error[0] < 2.0**-9 < error[1] and error[2] > 10 * 2.0**-9
+
 def test_bad_inputs_name_the_argument():
     with pytest.raises(ValueError, match="d_model"):
         reference_encoding([1.0], 3)
