@@ -1,0 +1,839 @@
+"""Sinusoids beyond text: timesteps, image grids, Fourier features, RoPE on several axes (notebook 12).
+
+The same two ideas as in notebooks 03–08, read in other code bases: a table of (sin, cos)
+pairs at geometric frequencies, and shifting is rotating. The sections follow the notebook:
+
+1. **Diffusion timesteps** (:func:`timestep_embedding`): diffusers' parameters, which
+   reproduce DDPM (denominator ``h − 1``, ``[sin | cos]``) and guided-diffusion / Stable
+   Diffusion (denominator ``h``, ``[cos | sin]``).
+2. **Image grids** (:func:`sincos_2d`, :func:`grid_shift_matrix`): half the channels per axis;
+   a 2-D shift is a block-diagonal rotation.
+3. **Fourier features** (:func:`nerf_encoding`, :func:`fourier_features`,
+   :func:`ridge_predict`): NeRF's octaves and random Gaussian frequencies.
+4. **RoPE on several axes** (:func:`rope_nd` with :func:`axial_rope_frequencies`,
+   :func:`mixed_rope_frequencies`, :func:`mrope_frequencies`): the phase of each pair is
+   linear in the position vector, so scores depend on the offset vector alone.
+5. **A Rosetta stone** (:func:`sinusoid_table`, :data:`ROSETTA`, :func:`rosetta_encoding`):
+   one parametrised table that reproduces every additive convention above and those of
+   notebook 07.
+
+Notation: ``h = dim // 2`` (frequencies of a 1-D timestep table), ``m`` frequencies per axis
+of a grid, ``ω_k`` the frequency of index ``k``. Every function computes in float64.
+"""
+
+from __future__ import annotations
+
+import itertools
+import numbers
+from typing import Any
+
+import numpy as np
+
+from ._checks import (
+    _is_integer,
+    check_base,
+    check_choice,
+    check_count,
+    check_finite_array,
+    check_layout,
+    check_positive_count,
+    check_positive_real,
+    check_rows,
+    check_scalar,
+    check_table_size,
+)
+
+# =============================================================================================
+# 1. Diffusion timesteps
+
+
+def _check_bool(value: Any, name: str) -> bool:
+    if not isinstance(value, (bool, np.bool_)):
+        raise TypeError(f"{name} must be True or False, got {value!r}")
+    return bool(value)
+
+
+def _check_real(value: Any, name: str) -> float:
+    """``value`` as a float if it is one finite real number (not a bool)."""
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a finite real number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite real number, got {value}")
+    return value
+
+
+def _check_dim(dim: Any) -> int:
+    dim = check_positive_count(dim, "dim")
+    if dim < 2:
+        raise ValueError(f"dim must be at least 2 (one sin and one cos), got {dim}")
+    return dim
+
+
+def timestep_frequencies(
+    dim: int, *, downscale_freq_shift: float = 1.0, max_period: float = 10000.0
+) -> np.ndarray:
+    """Return diffusers' timestep frequencies ``ω_k = max_period^(−k/(h − s))``, ``k = 0 … h − 1``.
+
+    ``h = dim // 2`` and ``s = downscale_freq_shift``. ``s = 1`` is DDPM's grid (from
+    tensor2tensor): it runs from ``ω_0 = 1`` to exactly ``ω_{h−1} = 1/max_period``. ``s = 0`` is
+    guided-diffusion's and the paper's grid ``max_period^(−k/h)``, whose last frequency is
+    ``max_period^(−(h−1)/h)``. Introduced in notebook 12.
+
+    Raises
+    ------
+    ValueError
+        If ``h − s = 0``: diffusers divides 0 by 0 there and returns NaN; this refuses it.
+    """
+    dim = _check_dim(dim)
+    shift = _check_real(downscale_freq_shift, "downscale_freq_shift")
+    max_period = check_positive_real(max_period, "max_period")
+    half = dim // 2
+    if half - shift == 0:
+        raise ValueError(
+            f"downscale_freq_shift = {shift:g} with dim = {dim} makes the denominator "
+            f"dim // 2 − downscale_freq_shift zero ({half} − {shift:g}); diffusers would return NaN. "
+            "Use a larger dim or another shift (0 for guided-diffusion / Stable Diffusion)"
+        )
+    check_table_size((half,), np.float64, name="frequencies")
+    return np.exp(-np.log(max_period) * np.arange(half, dtype=np.float64) / (half - shift))
+
+
+def timestep_embedding(
+    timesteps: Any,
+    dim: int,
+    *,
+    flip_sin_to_cos: bool = False,
+    downscale_freq_shift: float = 1.0,
+    scale: float = 1.0,
+    max_period: float = 10000.0,
+) -> np.ndarray:
+    """Return the sinusoidal timestep embeddings of diffusers' ``get_timestep_embedding``.
+
+    With ``h = dim // 2``, ``ω_k = max_period^(−k/(h − s))`` (:func:`timestep_frequencies`,
+    ``s = downscale_freq_shift``) and the angle ``a_k = scale · t · ω_k``::
+
+        [sin a_0 … sin a_{h−1} | cos a_0 … cos a_{h−1}]      flip_sin_to_cos=False
+        [cos a_0 … cos a_{h−1} | sin a_0 … sin a_{h−1}]      flip_sin_to_cos=True
+
+    and, for an odd ``dim``, one zero column at the end. ``scale`` multiplies the *angle*
+    (the same as scaling the timesteps), not the output. The defaults are DDPM's
+    (``hojonathanho/diffusion`` ``get_timestep_embedding``); ``flip_sin_to_cos=True,
+    downscale_freq_shift=0`` is guided-diffusion's ``timestep_embedding`` and Stable
+    Diffusion's. Timesteps may be fractional. Source: ``huggingface/diffusers``
+    ``src/diffusers/models/embeddings.py`` ``get_timestep_embedding`` (which computes in
+    float32; this returns float64). Introduced in notebook 12.
+
+    Parameters
+    ----------
+    timesteps : array_like, shape (N,)
+        Finite real numbers, one per batch element.
+    dim : int
+        At least 2.
+    flip_sin_to_cos : bool
+    downscale_freq_shift : float
+        ``dim // 2 − downscale_freq_shift`` must not be 0.
+    scale : float
+        Finite; multiplies every angle.
+    max_period : float
+        Positive; the slowest period is about ``2π · max_period``.
+
+    Returns
+    -------
+    np.ndarray
+        ``(N, dim)`` float64 array.
+    """
+    timesteps = check_finite_array(timesteps, "timesteps")
+    if timesteps.ndim != 1:
+        raise ValueError(
+            f"timesteps must be a 1-D array (one timestep per batch element), got shape {timesteps.shape}"
+        )
+    dim = _check_dim(dim)
+    flip = _check_bool(flip_sin_to_cos, "flip_sin_to_cos")
+    scale = _check_real(scale, "scale")
+    check_table_size((timesteps.size, dim), np.float64, name="timestep embedding")
+    omega = timestep_frequencies(dim, downscale_freq_shift=downscale_freq_shift, max_period=max_period)
+    return sinusoid_table(
+        timesteps, omega, angle_scale=scale, first="cos" if flip else "sin", nesting="tk", pad=dim % 2
+    )
+
+
+# =============================================================================================
+# 2. Image grids
+
+#: The 2-D tables :func:`sincos_2d` builds, each named after the code it was checked against.
+SINCOS_2D_CONVENTIONS: tuple[str, ...] = ("mae", "big_vision", "timm", "mocov3")
+
+
+def grid_positions(height: int, width: int) -> np.ndarray:
+    """Return the ``(height·width, 2)`` positions ``[x, y]`` of a grid, row by row.
+
+    Row ``r = y·width + x`` holds the column index ``x`` and the row index ``y`` of patch
+    ``r`` (the token order of a ViT: row 0 from left to right, then row 1, …).
+    Introduced in notebook 12.
+    """
+    height = check_count(height, "height")
+    width = check_count(width, "width")
+    check_table_size((height * width, 2), np.float64, name="grid positions")
+    rows, cols = np.meshgrid(np.arange(height), np.arange(width), indexing="ij")
+    return np.stack([cols.reshape(-1), rows.reshape(-1)], axis=1).astype(np.float64)
+
+
+def _check_d_model_4(d_model: Any) -> int:
+    """``d_model`` as an int if it is a positive multiple of 4 (sin and cos for two axes)."""
+    if not _is_integer(d_model):
+        raise TypeError(
+            f"d_model must be a positive multiple of 4, got {d_model!r} of type {type(d_model).__name__}"
+        )
+    d_model = int(d_model)
+    if d_model <= 0 or d_model % 4:
+        raise ValueError(
+            f"d_model must be a positive multiple of 4 (a sin and a cos per frequency, for two axes), "
+            f"got {d_model}"
+        )
+    return d_model
+
+
+def _grid_setting(convention: str, d_model: int, base: float) -> tuple[np.ndarray, str, str]:
+    """Frequencies, axis order (of ``"xy"``) and nesting of a 2-D convention."""
+    m = d_model // 4
+    if convention == "big_vision":
+        if m < 2:
+            raise ValueError(
+                f'd_model must be at least 8 for convention "big_vision" (it divides by d_model/4 − 1), '
+                f"got {d_model}"
+            )
+        return geometric_frequencies(m, base=base, shift=1.0), "xy", "atk"
+    omega = geometric_frequencies(m, base=base, shift=0.0)
+    return omega, {"mae": "xy", "timm": "yx", "mocov3": "yx"}[convention], (
+        "tak" if convention == "timm" else "atk")
+
+
+def sincos_2d(
+    height: int,
+    width: int,
+    d_model: int,
+    *,
+    base: float = 10000.0,
+    convention: str = "mae",
+) -> np.ndarray:
+    """Return the 2-D sin-cos table of a ``height × width`` grid of patches, row by row.
+
+    Half the channels follow the column index ``x``, half the row index ``y``, with
+    ``m = d_model/4`` frequencies per axis. Row ``r = y·width + x`` of the result (MAE's token
+    order). With ``ω_k = base^(−k/m)``, ``k = 0 … m − 1``:
+
+    ``"mae"`` (facebookresearch/mae ``util/pos_embed.py``, ``get_2d_sincos_pos_embed``)
+        ``[sin xω | cos xω | sin yω | cos yω]``: the first half, which MAE names ``emb_h``,
+        encodes the *column* ``x`` (``meshgrid(w, h)``). MAE builds square grids only; this
+        follows diffusers' generalisation to ``height ≠ width``.
+    ``"big_vision"`` (google-research/big_vision ``big_vision/models/vit.py``, ``posemb_sincos_2d``)
+        the same layout with ``ω_k = base^(−k/(m − 1))``: the last frequency is exactly
+        ``1/base``. Needs ``d_model ≥ 8``.
+    ``"timm"`` (huggingface/pytorch-image-models ``timm/layers/pos_embed_sincos.py``,
+        ``build_sincos2d_pos_embed`` with its defaults)
+        ``[sin yω | sin xω | cos yω | cos xω]``: all sines first, the row before the column.
+    ``"mocov3"`` (facebookresearch/moco-v3 ``vits.py``, ``build_2d_sincos_position_embedding``)
+        ``[sin yω | cos yω | sin xω | cos xω]``: the block MoCo v3 names ``w`` encodes the
+        row (``torch.meshgrid`` with ``'ij'`` indexing). Square grids only, as in the source.
+
+    Introduced in notebook 12.
+
+    Returns
+    -------
+    np.ndarray
+        ``(height·width, d_model)`` float64 array.
+    """
+    height = check_count(height, "height")
+    width = check_count(width, "width")
+    d_model = _check_d_model_4(d_model)
+    base = check_base(base)
+    convention = check_choice(convention, SINCOS_2D_CONVENTIONS, "convention")
+    if convention == "mocov3" and height != width:
+        raise ValueError(
+            f'convention "mocov3" is defined for square grids only (its meshgrid pairs the two axes '
+            f"as if height = width), got height={height}, width={width}"
+        )
+    check_table_size((height * width, d_model), np.float64, name="2-D table")
+    omega, axes, nesting = _grid_setting(convention, d_model, base)
+    positions = grid_positions(height, width)
+    if axes == "yx":
+        positions = positions[:, ::-1]
+    return sinusoid_table(positions, omega, nesting=nesting)
+
+
+def grid_shift_matrix(
+    shift_x: float,
+    shift_y: float,
+    d_model: int,
+    *,
+    base: float = 10000.0,
+    convention: str = "mae",
+) -> np.ndarray:
+    """Return the ``d × d`` rotation ``T`` with ``PE(x + k_x, y + k_y) = T @ PE(x, y)`` for every patch.
+
+    ``PE`` is a row of :func:`sincos_2d` with the same ``convention``. For each frequency
+    ``ω_k`` of each axis, the (sin, cos) columns of that axis turn by ``θ = k_x ω_k`` (x axis)
+    or ``k_y ω_k`` (y axis) with notebook 04's block ``[[cos θ, sin θ], [−sin θ, cos θ]]``.
+    For ``"mae"`` and ``"big_vision"`` ``T`` is block-diagonal: notebook 04's ``T_{k_x}`` on
+    the first half (concatenated layout, ``d = d_model/2``) and ``T_{k_y}`` on the second.
+    Introduced in notebook 12.
+    """
+    shift_x = check_scalar(shift_x, "shift_x")
+    shift_y = check_scalar(shift_y, "shift_y")
+    d_model = _check_d_model_4(d_model)
+    base = check_base(base)
+    convention = check_choice(convention, SINCOS_2D_CONVENTIONS, "convention")
+    check_table_size((d_model, d_model), np.float64, name="shift matrix")
+    omega, axes, nesting = _grid_setting(convention, d_model, base)
+    offsets = np.array([shift_x, shift_y] if axes == "xy" else [shift_y, shift_x])
+    return _table_shift_matrix(offsets, omega, nesting=nesting)
+
+
+# =============================================================================================
+# 3. Fourier features
+
+
+def nerf_encoding(
+    points: Any,
+    n_frequencies: int,
+    *,
+    include_input: bool = True,
+    pi: bool = False,
+) -> np.ndarray:
+    """Return NeRF's positional encoding of points, in the channel order of NeRF's code.
+
+    For points ``p`` with ``c`` coordinates (the last axis) and ``L = n_frequencies``
+    octaves ``2^0, 2^1, …, 2^(L−1)``::
+
+        [p, sin(2^0 p), cos(2^0 p), sin(2^1 p), cos(2^1 p), …]
+
+    where each entry is a block of ``c`` channels (one per coordinate); ``c + 2cL`` channels
+    with the input, ``2cL`` without. The code (bmild/nerf ``run_nerf_helpers.py``,
+    ``Embedder`` and ``get_embedder``) has no π and includes the input; ``pi=True`` multiplies
+    every angle by π, as equation 4 of the paper writes (the paper also orders the channels
+    coordinate by coordinate: :data:`ROSETTA` ``"nerf_paper"``). Introduced in notebook 12.
+
+    Parameters
+    ----------
+    points : array, shape (..., c)
+        Finite real coordinates; ``c ≥ 1``.
+    n_frequencies : int
+        ``L ≥ 1`` (NeRF's ``multires``: 10 for positions, 4 for directions).
+    include_input : bool
+    pi : bool
+
+    Returns
+    -------
+    np.ndarray
+        Float64 array of shape ``(..., c·(2L + include_input))``.
+    """
+    points = check_finite_array(points, "points")
+    if points.ndim == 0 or points.shape[-1] == 0:
+        raise ValueError(f"points must have a last axis of coordinates (c ≥ 1), got shape {points.shape}")
+    n_frequencies = check_positive_count(n_frequencies, "n_frequencies")
+    if n_frequencies > 60:
+        raise ValueError(f"n_frequencies must be at most 60 (2^60 already exceeds float64's exact range), "
+                         f"got {n_frequencies}")
+    include_input = _check_bool(include_input, "include_input")
+    pi = _check_bool(pi, "pi")
+    coords = points.shape[-1]
+    check_table_size(points.shape[:-1] + (coords * (2 * n_frequencies + 1),), np.float64, name="encoding")
+    flat = points.reshape(-1, coords)
+    table = sinusoid_table(
+        flat, octave_frequencies(n_frequencies), angle_scale=np.pi if pi else 1.0, nesting="kta",
+        include_input=include_input,
+    )
+    return table.reshape(points.shape[:-1] + (table.shape[-1],))
+
+
+def gaussian_fourier_matrix(n_features: int, n_inputs: int, sigma: float, *, rng: Any) -> np.ndarray:
+    """Return a ``(n_features, n_inputs)`` matrix ``B`` with entries drawn from ``N(0, σ²)``.
+
+    Tancik et al. 2020 (tancik/fourier-feature-networks ``Demo.ipynb``): ``B = σ · G`` with
+    ``G`` standard normal, so one draw of ``G`` serves every ``σ``. ``rng`` is a
+    ``np.random.Generator`` or an integer seed. Introduced in notebook 12.
+    """
+    n_features = check_positive_count(n_features, "n_features")
+    n_inputs = check_positive_count(n_inputs, "n_inputs")
+    sigma = check_positive_real(sigma, "sigma")
+    if _is_integer(rng):
+        rng = np.random.default_rng(int(rng))
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator or an integer seed, got {rng!r}")
+    check_table_size((n_features, n_inputs), np.float64, name="frequency matrix")
+    return sigma * rng.standard_normal((n_features, n_inputs))
+
+
+def fourier_features(x: Any, frequency_matrix: Any) -> np.ndarray:
+    """Return Tancik et al.'s mapping ``γ(x) = [sin(2π x Bᵀ) | cos(2π x Bᵀ)]``.
+
+    ``x`` has shape ``(..., c)`` and ``B`` (``frequency_matrix``) shape ``(m, c)``; row ``j``
+    of ``B`` is a frequency vector in cycles per unit of ``x``. The result has ``2m`` channels,
+    sines first as in the code (``input_mapping`` in tancik/fourier-feature-networks
+    ``Demo.ipynb``). Introduced in notebook 12.
+    """
+    x = check_finite_array(x, "x")
+    matrix = check_finite_array(frequency_matrix, "frequency_matrix")
+    if matrix.ndim != 2:
+        raise ValueError(f"frequency_matrix must be a 2-D array (m, c), got shape {matrix.shape}")
+    if x.ndim == 0 or x.shape[-1] != matrix.shape[1]:
+        raise ValueError(
+            f"x must have a last axis of {matrix.shape[1]} coordinates to match frequency_matrix "
+            f"of shape {matrix.shape}, got shape {x.shape}"
+        )
+    check_table_size(x.shape[:-1] + (2 * matrix.shape[0],), np.float64, name="features")
+    angles = 2.0 * np.pi * (x @ matrix.T)
+    return np.concatenate([np.sin(angles), np.cos(angles)], axis=-1)
+
+
+def ridge_predict(train_features: Any, train_targets: Any, test_features: Any, *, ridge: float) -> np.ndarray:
+    """Fit ``w = argmin ‖Φw − y‖² + λ‖w‖²`` on the training rows and return ``Φ_test w``.
+
+    ``Φ`` is ``train_features`` ``(n, m)``, ``y`` is ``train_targets`` ``(n,)`` and
+    ``λ = ridge > 0``. Solved in whichever of the two equal forms is smaller:
+    ``w = (ΦᵀΦ + λI)⁻¹ Φᵀy`` (``m × m``) or ``w = Φᵀ(ΦΦᵀ + λI)⁻¹ y`` (``n × n``).
+    Introduced in notebook 12.
+    """
+    train = check_finite_array(train_features, "train_features")
+    targets = check_finite_array(train_targets, "train_targets")
+    test = check_finite_array(test_features, "test_features")
+    ridge = check_positive_real(ridge, "ridge")
+    if train.ndim != 2:
+        raise ValueError(f"train_features must be a 2-D array (n, m), got shape {train.shape}")
+    if targets.shape != (train.shape[0],):
+        raise ValueError(
+            f"train_targets must hold one value per training row, shape ({train.shape[0]},), "
+            f"got shape {targets.shape}"
+        )
+    if test.ndim != 2 or test.shape[1] != train.shape[1]:
+        raise ValueError(
+            f"test_features must be a 2-D array with {train.shape[1]} columns like train_features, "
+            f"got shape {test.shape}"
+        )
+    n, m = train.shape
+    check_table_size((min(n, m), min(n, m)), np.float64, name="ridge system")
+    if m <= n:
+        weights = np.linalg.solve(train.T @ train + ridge * np.eye(m), train.T @ targets)
+    else:
+        weights = train.T @ np.linalg.solve(train @ train.T + ridge * np.eye(n), targets)
+    return test @ weights
+
+
+# =============================================================================================
+# 4. RoPE on several axes
+
+
+def rope_nd(x: Any, positions: Any, frequency_matrix: Any, *, layout: str = "interleaved") -> np.ndarray:
+    """Rotate each pair ``j`` of each row of ``x`` by the phase ``φ_j = Σ_a pos_a · F[a, j]``.
+
+    ``positions[..., a]`` is the row's coordinate on axis ``a`` and ``F = frequency_matrix``
+    (shape ``(..., n_axes, d/2)``, broadcast against the rows) gives each pair's frequency on
+    each axis. The rotation is :func:`pe_utils.rope`'s (counter-clockwise; pairs ``(2j, 2j+1)``
+    for ``layout="interleaved"``, ``(j, j + d/2)`` for ``"concatenated"``, i.e. ``rotate_half``).
+    Because ``φ`` is linear in the position vector, ``rope_nd(a, p)·rope_nd(b, q)`` depends on
+    ``q − p`` alone, for any ``F``. One axis with ``F[0] = ω`` is 1-D RoPE; axial 2-D RoPE,
+    RoPE-Mixed and M-RoPE differ only in ``F`` (:func:`axial_rope_frequencies`,
+    :func:`mixed_rope_frequencies`, :func:`mrope_frequencies`). Introduced in notebook 12.
+
+    Parameters
+    ----------
+    x : array, shape (..., d)
+        ``d`` positive and even.
+    positions : array, shape (..., n_axes)
+        Finite; ``positions[..., 0]`` broadcasts against ``x.shape[:-1]``.
+    frequency_matrix : array, shape (..., n_axes, d/2)
+    layout : {"interleaved", "concatenated"}
+
+    Returns
+    -------
+    np.ndarray
+        Float64 array of the shape of ``x``.
+    """
+    x, d_model = check_rows(x, "x")
+    positions = check_finite_array(positions, "positions")
+    matrix = check_finite_array(frequency_matrix, "frequency_matrix")
+    layout = check_layout(layout)
+    half = d_model // 2
+    if matrix.ndim < 2 or matrix.shape[-1] != half:
+        raise ValueError(
+            f"frequency_matrix must have shape (..., n_axes, {half}) (one frequency per pair and axis "
+            f"for x with d = {d_model}), got shape {matrix.shape}"
+        )
+    n_axes = matrix.shape[-2]
+    if positions.ndim == 0 or positions.shape[-1] != n_axes:
+        raise ValueError(
+            f"positions must have a last axis of {n_axes} coordinates (one per axis of frequency_matrix), "
+            f"got shape {positions.shape}"
+        )
+    rows_shape = x.shape[:-1]
+    try:
+        phase_shape = np.broadcast_shapes(positions.shape[:-1], matrix.shape[:-2])
+        fits = np.broadcast_shapes(rows_shape, phase_shape) == rows_shape
+    except ValueError:
+        fits = False
+    if not fits:
+        raise ValueError(
+            f"positions of shape {positions.shape} and frequency_matrix of shape {matrix.shape} do not "
+            f"match x of shape {x.shape}: expected one position vector per row of x, rows {rows_shape}"
+        )
+    check_table_size(x.shape, np.float64, name="rotated rows")
+    phases = np.sum(positions[..., :, None] * matrix, axis=-2)
+    cos, sin = np.cos(phases), np.sin(phases)
+    if layout == "interleaved":
+        first, second = slice(0, None, 2), slice(1, None, 2)
+    else:
+        first, second = slice(0, half), slice(half, None)
+    u, v = x[..., first], x[..., second]
+    out = np.empty(x.shape)
+    out[..., first] = cos * u - sin * v
+    out[..., second] = sin * u + cos * v
+    return out
+
+
+def _check_head_dim_4(head_dim: Any) -> int:
+    if not _is_integer(head_dim):
+        raise TypeError(f"head_dim must be a positive multiple of 4, got {head_dim!r}")
+    head_dim = int(head_dim)
+    if head_dim <= 0 or head_dim % 4:
+        raise ValueError(
+            f"head_dim must be a positive multiple of 4 (pairs split between two axes), got {head_dim}"
+        )
+    return head_dim
+
+
+def axial_rope_frequencies(head_dim: int, *, base: float = 100.0) -> np.ndarray:
+    """Return the ``(2, head_dim/2)`` frequency matrix of axial 2-D RoPE (naver-ai/rope-vit).
+
+    With ``m = head_dim/4`` and ``ω_k = base^(−k/m)``: pairs ``0 … m − 1`` turn with the column
+    ``x`` (row 0 of the matrix holds ``ω``, row 1 zeros), pairs ``m … 2m − 1`` with the row ``y``.
+    Use with ``rope_nd(..., positions=[x, y], layout="interleaved")``. rope-vit's axial models
+    use ``base = 100`` (``models/vit_rope.py``, ``compute_axial_cis``). Introduced in notebook 12.
+    """
+    head_dim = _check_head_dim_4(head_dim)
+    base = check_base(base)
+    m = head_dim // 4
+    omega = geometric_frequencies(m, base=base)
+    matrix = np.zeros((2, 2 * m))
+    matrix[0, :m] = omega
+    matrix[1, m:] = omega
+    return matrix
+
+
+def mixed_rope_frequencies(head_dim: int, n_heads: int, *, base: float = 10.0, rng: Any) -> np.ndarray:
+    """Return RoPE-Mixed's initial frequency vectors, shape ``(n_heads, 2, head_dim/2)``.
+
+    For each head one angle ``α ~ U(0, 2π)``; with ``m = head_dim/4`` and magnitudes
+    ``μ_k = base^(−k/m)``, pair ``k < m`` gets the frequency vector ``μ_k (cos α, sin α)`` and
+    pair ``m + k`` gets ``μ_k (−sin α, cos α)`` (naver-ai/rope-vit ``models/vit_rope.py``,
+    ``init_random_2d_freqs``; ``base = 10`` in its mixed models). ``[h, 0, j]`` is the
+    x-frequency and ``[h, 1, j]`` the y-frequency of pair ``j`` in head ``h``. In training these
+    are learnable parameters: :func:`rope_nd` keeps scores relative for any values. ``rng`` is a
+    ``np.random.Generator`` or an integer seed. Introduced in notebook 12.
+    """
+    head_dim = _check_head_dim_4(head_dim)
+    n_heads = check_positive_count(n_heads, "n_heads")
+    base = check_base(base)
+    if _is_integer(rng):
+        rng = np.random.default_rng(int(rng))
+    if not isinstance(rng, np.random.Generator):
+        raise TypeError(f"rng must be a numpy.random.Generator or an integer seed, got {rng!r}")
+    check_table_size((n_heads, 2, head_dim // 2), np.float64, name="frequency vectors")
+    m = head_dim // 4
+    magnitude = geometric_frequencies(m, base=base)
+    alpha = rng.uniform(0.0, 2.0 * np.pi, size=n_heads)[:, None]
+    out = np.empty((n_heads, 2, 2 * m))
+    out[:, 0, :m], out[:, 1, :m] = magnitude * np.cos(alpha), magnitude * np.sin(alpha)
+    out[:, 0, m:], out[:, 1, m:] = -magnitude * np.sin(alpha), magnitude * np.cos(alpha)
+    return out
+
+
+def mrope_frequencies(head_dim: int, mrope_section: Any, *, base: float = 10000.0) -> np.ndarray:
+    """Return the ``(3, head_dim/2)`` frequency matrix of Qwen2-VL's M-RoPE.
+
+    ``ω_j = base^(−2j/head_dim)`` as in 1-D RoPE; ``mrope_section = [s_t, s_h, s_w]`` (summing
+    to ``head_dim/2``) gives pairs ``0 … s_t − 1`` to the temporal axis (row 0), the next
+    ``s_h`` to height (row 1) and the last ``s_w`` to width (row 2): each pair keeps its own
+    frequency and turns with one axis only, so time gets the fastest pairs. Use with
+    ``rope_nd(..., positions=[t, h, w], layout="concatenated")`` (Hugging Face's
+    ``rotate_half``). Source: huggingface/transformers
+    ``src/transformers/models/qwen2_vl/modeling_qwen2_vl.py``,
+    ``apply_multimodal_rotary_pos_emb``. Introduced in notebook 12.
+    """
+    head_dim = check_positive_count(head_dim, "head_dim")
+    if head_dim % 2:
+        raise ValueError(f"head_dim must be even (one pair per two channels), got {head_dim}")
+    base = check_base(base)
+    if isinstance(mrope_section, (str, bytes)) or not hasattr(mrope_section, "__len__"):
+        raise TypeError(f"mrope_section must be a list of three counts [t, h, w], got {mrope_section!r}")
+    sections = list(mrope_section)
+    if len(sections) != 3 or not all(_is_integer(s) and s >= 0 for s in sections):
+        raise ValueError(
+            f"mrope_section must be three non-negative integers [t, h, w], got {mrope_section!r}"
+        )
+    if sum(sections) != head_dim // 2:
+        raise ValueError(
+            f"mrope_section must sum to head_dim/2 = {head_dim // 2} (one axis per pair), "
+            f"got {list(mrope_section)} summing to {sum(sections)}"
+        )
+    check_table_size((3, head_dim // 2), np.float64, name="frequency matrix")
+    omega = base ** (-np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
+    axis = np.repeat(np.arange(3), sections)
+    matrix = np.zeros((3, head_dim // 2))
+    matrix[axis, np.arange(head_dim // 2)] = omega
+    return matrix
+
+
+# =============================================================================================
+# 5. A Rosetta stone
+
+#: The letters of :func:`sinusoid_table`'s ``nesting``: axis, trigonometric function, frequency.
+NESTING_LETTERS = "atk"
+#: Every valid three-letter ``nesting``.
+NESTINGS: tuple[str, ...] = tuple("".join(order) for order in itertools.permutations(NESTING_LETTERS))
+
+
+def geometric_frequencies(n_frequencies: int, *, base: float = 10000.0, shift: float = 0.0) -> np.ndarray:
+    """Return ``ω_k = base^(−k/(m − shift))``, ``k = 0 … m − 1``, ``m = n_frequencies``.
+
+    ``shift = 0`` is the paper's grid (notebook 03, with ``m = d/2``); ``shift = 1`` is the
+    endpoint-inclusive grid of tensor2tensor, DDPM and big_vision, whose last frequency is
+    exactly ``1/base``. Introduced in notebook 12.
+    """
+    n_frequencies = check_positive_count(n_frequencies, "n_frequencies")
+    base = check_base(base)
+    shift = _check_real(shift, "shift")
+    if n_frequencies - shift == 0:
+        raise ValueError(
+            f"shift = {shift:g} with n_frequencies = {n_frequencies} makes the denominator "
+            "n_frequencies − shift zero"
+        )
+    check_table_size((n_frequencies,), np.float64, name="frequencies")
+    return base ** (-np.arange(n_frequencies, dtype=np.float64) / (n_frequencies - shift))
+
+
+def octave_frequencies(n_frequencies: int) -> np.ndarray:
+    """Return NeRF's octaves ``2^0, 2^1, …, 2^(L−1)`` (``L = n_frequencies``, at most 60).
+
+    Introduced in notebook 12.
+    """
+    n_frequencies = check_positive_count(n_frequencies, "n_frequencies")
+    if n_frequencies > 60:
+        raise ValueError(f"n_frequencies must be at most 60, got {n_frequencies}")
+    return 2.0 ** np.arange(n_frequencies, dtype=np.float64)
+
+
+def _check_nesting(nesting: Any) -> str:
+    if isinstance(nesting, str) and len(nesting) == 2 and sorted(nesting) == ["k", "t"]:
+        nesting = "a" + nesting
+    if not isinstance(nesting, str) or sorted(nesting) != sorted(NESTING_LETTERS):
+        raise ValueError(
+            "nesting must order the letters a (axis), t (sin/cos) and k (frequency) from the outermost to "
+            f"the innermost, e.g. 'tk' or 'atk' (a first when left out), got {nesting!r}"
+        )
+    return nesting
+
+
+def _channel_index(n_axes: int, n_frequencies: int, nesting: str, first: str) -> np.ndarray:
+    """``index[t, a, k]``: the column of trig ``t`` (0 = sin, 1 = cos) of axis ``a``, frequency ``k``."""
+    sizes = {"a": n_axes, "t": 2, "k": n_frequencies}
+    columns = np.arange(2 * n_axes * n_frequencies).reshape([sizes[letter] for letter in nesting])
+    index = np.transpose(columns, [nesting.index(letter) for letter in "tak"])
+    return index if first == "sin" else index[::-1]
+
+
+def sinusoid_table(
+    positions: Any,
+    frequencies: Any,
+    *,
+    angle_scale: float = 1.0,
+    first: str = "sin",
+    nesting: str = "atk",
+    include_input: bool = False,
+    pad: int = 0,
+) -> np.ndarray:
+    """The Rosetta stone: one parametrised sin/cos table that reproduces every additive convention.
+
+    ``positions`` is ``(n,)`` (one axis) or ``(n, A)``: column ``a`` is the coordinate on axis
+    ``a``, in the order the convention puts its blocks. Every entry is ``sin`` or ``cos`` of the
+    angle ``angle_scale · positions[:, a] · frequencies[k]``; ``nesting`` orders the three
+    indices of the channels from the outermost to the innermost: ``a`` (axis), ``t`` (which of
+    sin and cos, ``first`` first) and ``k`` (frequency). So for one axis ``"tk"`` is
+    ``[sin … | cos …]`` and ``"kt"`` the interleaved ``[sin, cos, sin, cos, …]``; for two axes
+    ``"atk"`` is MAE's per-axis blocks and ``"tak"`` timm's ``[sin y | sin x | cos y | cos x]``;
+    NeRF's code is ``"kta"``. ``include_input`` puts the positions first (NeRF); ``pad`` appends
+    zero columns (odd ``dim`` in DDPM and diffusers). :data:`ROSETTA` names the settings of each
+    library. Introduced in notebook 12.
+
+    Parameters
+    ----------
+    positions : array_like, shape (n,) or (n, A)
+    frequencies : array_like, shape (m,)
+        The same frequencies on every axis (:func:`geometric_frequencies`,
+        :func:`octave_frequencies`).
+    angle_scale : float
+        Multiplies every angle: π for NeRF's paper, diffusers' ``scale``.
+    first : {"sin", "cos"}
+    nesting : str
+        A permutation of ``"atk"`` (or of ``"tk"``, with ``a`` outermost).
+    include_input : bool
+    pad : int
+        Non-negative number of zero columns appended.
+
+    Returns
+    -------
+    np.ndarray
+        ``(n, A·include_input + 2·A·m + pad)`` float64 array.
+    """
+    positions = check_finite_array(positions, "positions")
+    if positions.ndim == 1:
+        positions = positions[:, None]
+    if positions.ndim != 2:
+        raise ValueError(f"positions must have shape (n,) or (n, n_axes), got shape {positions.shape}")
+    omega = check_finite_array(frequencies, "frequencies")
+    if omega.ndim != 1 or omega.size == 0:
+        raise ValueError(f"frequencies must be a non-empty 1-D array, got shape {omega.shape}")
+    angle_scale = _check_real(angle_scale, "angle_scale")
+    first = check_choice(first, ("sin", "cos"), "first")
+    nesting = _check_nesting(nesting)
+    include_input = _check_bool(include_input, "include_input")
+    pad = check_count(pad, "pad")
+    n, n_axes = positions.shape
+    width = n_axes * include_input + 2 * n_axes * omega.size + pad
+    check_table_size((n, width), np.float64, name="table")
+    angles = angle_scale * positions[:, :, None] * omega  # (n, a, k)
+    index = _channel_index(n_axes, omega.size, nesting, first)
+    body = np.empty((n, 2 * n_axes * omega.size))
+    body[:, index[0]] = np.sin(angles)
+    body[:, index[1]] = np.cos(angles)
+    parts = ([positions] if include_input else []) + [body, np.zeros((n, pad))]
+    return np.concatenate(parts, axis=1)
+
+
+def _table_shift_matrix(offsets: np.ndarray, omega: np.ndarray, *, nesting: str) -> np.ndarray:
+    """The rotation that moves a :func:`sinusoid_table` row (no input, no padding) by ``offsets``."""
+    n_axes = offsets.size
+    index = _channel_index(n_axes, omega.size, nesting, "sin")
+    sines, cosines = index[0].reshape(-1), index[1].reshape(-1)
+    theta = (offsets[:, None] * omega).reshape(-1)
+    matrix = np.zeros((2 * n_axes * omega.size,) * 2)
+    matrix[sines, sines] = np.cos(theta)
+    matrix[sines, cosines] = np.sin(theta)
+    matrix[cosines, sines] = -np.sin(theta)
+    matrix[cosines, cosines] = np.cos(theta)
+    return matrix
+
+
+#: The settings of :func:`sinusoid_table` that reproduce each library's table (see
+#: :func:`rosetta_encoding`). ``axes`` names the position columns in block order (``x`` the
+#: column, ``y`` the row of a grid); ``grid`` is ``"geometric"`` (``base``, ``shift``) or
+#: ``"octaves"``; ``pad_odd`` appends a zero column for an odd ``d_model``.
+ROSETTA: dict[str, dict[str, Any]] = {
+    "vaswani2017": dict(axes="p", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
+                    nesting="kt", include_input=False, pad_odd=False,
+                    source="Vaswani et al. 2017, section 3.5 (notebook 03)"),
+    "tensor2tensor": dict(axes="p", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
+                          nesting="tk", include_input=False, pad_odd=True,
+                          source="tensorflow/tensor2tensor common_attention.py get_timing_signal_1d"),
+    "ddpm": dict(axes="t", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
+                 nesting="tk", include_input=False, pad_odd=True,
+                 source="hojonathanho/diffusion diffusion_tf/nn.py get_timestep_embedding"),
+    "guided_diffusion": dict(axes="t", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="cos",
+                             nesting="tk", include_input=False, pad_odd=True,
+                             source="openai/guided-diffusion guided_diffusion/nn.py timestep_embedding"),
+    "marian": dict(axes="p", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
+                   nesting="tk", include_input=False, pad_odd=False,
+                   source="huggingface/transformers MarianSinusoidalPositionalEmbedding (notebook 07)"),
+    "mae": dict(axes="xy", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
+                nesting="atk", include_input=False, pad_odd=False,
+                source="facebookresearch/mae util/pos_embed.py get_2d_sincos_pos_embed"),
+    "big_vision": dict(axes="xy", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
+                       nesting="atk", include_input=False, pad_odd=False,
+                       source="google-research/big_vision big_vision/models/vit.py posemb_sincos_2d"),
+    "timm": dict(axes="yx", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
+                 nesting="tak", include_input=False, pad_odd=False,
+                 source="huggingface/pytorch-image-models timm/layers/pos_embed_sincos.py "
+                        "build_sincos2d_pos_embed"),
+    "mocov3": dict(axes="yx", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
+                   nesting="atk", include_input=False, pad_odd=False,
+                   source="facebookresearch/moco-v3 vits.py build_2d_sincos_position_embedding"),
+    "nerf": dict(axes="xyz", grid="octaves", base=None, shift=None, angle_scale=1.0, first="sin",
+                 nesting="kta", include_input=True, pad_odd=False,
+                 source="bmild/nerf run_nerf_helpers.py Embedder, get_embedder"),
+    "nerf_paper": dict(axes="xyz", grid="octaves", base=None, shift=None, angle_scale=float(np.pi),
+                       first="sin", nesting="akt", include_input=False, pad_odd=False,
+                       source="Mildenhall et al. 2020, equation 4"),
+}
+
+_AXIS_COLUMNS = {"p": 0, "t": 0, "x": 0, "y": 1, "z": 2}
+
+
+def rosetta_encoding(name: str, positions: Any, d_model: int) -> np.ndarray:
+    """Return the table of convention ``name`` (a key of :data:`ROSETTA`) at ``positions``.
+
+    ``positions`` is ``(n,)`` for the 1-D conventions (positions ``p`` or timesteps ``t``),
+    ``(n, 2)`` with columns ``[x, y]`` (column, row; :func:`grid_positions`) for the grid
+    conventions and ``(n, 3)`` with columns ``[x, y, z]`` for NeRF. The number of frequencies
+    per axis follows from ``d_model``. Built by :func:`sinusoid_table` with the convention's
+    settings. Introduced in notebook 12.
+    """
+    name = check_choice(name, tuple(ROSETTA), "name")
+    setting = ROSETTA[name]
+    positions = check_finite_array(positions, "positions")
+    n_axes = len(setting["axes"])
+    needed = max(_AXIS_COLUMNS[axis] for axis in setting["axes"]) + 1
+    if n_axes == 1:
+        if positions.ndim != 1:
+            raise ValueError(
+                f'positions must be a 1-D array for convention "{name}", got shape {positions.shape}'
+            )
+    elif positions.ndim != 2 or positions.shape[1] != needed:
+        raise ValueError(
+            f'positions must have shape (n, {needed}) (columns {", ".join(sorted(setting["axes"]))}) for '
+            f'convention "{name}", got shape {positions.shape}'
+        )
+    d_model = check_positive_count(d_model, "d_model")
+    pad = d_model % 2 if setting["pad_odd"] else 0
+    body = d_model - pad - (n_axes if setting["include_input"] else 0)
+    if body <= 0 or body % (2 * n_axes):
+        extra = " plus the input" if setting["include_input"] else ""
+        raise ValueError(
+            f'd_model must be a multiple of {2 * n_axes}{extra} for convention "{name}" '
+            f"({n_axes} axes, a sin and a cos per frequency), got {d_model}"
+        )
+    m = body // (2 * n_axes)
+    if setting["grid"] == "octaves":
+        omega = octave_frequencies(m)
+    else:
+        omega = geometric_frequencies(m, base=setting["base"], shift=setting["shift"])
+    if n_axes > 1:
+        positions = positions[:, [_AXIS_COLUMNS[axis] for axis in setting["axes"]]]
+    return sinusoid_table(
+        positions, omega, angle_scale=setting["angle_scale"], first=setting["first"],
+        nesting=setting["nesting"], include_input=setting["include_input"], pad=pad,
+    )
+
+
+__all__ = [
+    "NESTINGS",
+    "NESTING_LETTERS",
+    "ROSETTA",
+    "SINCOS_2D_CONVENTIONS",
+    "axial_rope_frequencies",
+    "fourier_features",
+    "gaussian_fourier_matrix",
+    "geometric_frequencies",
+    "grid_positions",
+    "grid_shift_matrix",
+    "mixed_rope_frequencies",
+    "mrope_frequencies",
+    "nerf_encoding",
+    "octave_frequencies",
+    "ridge_predict",
+    "rope_nd",
+    "rosetta_encoding",
+    "sincos_2d",
+    "sinusoid_table",
+    "timestep_embedding",
+    "timestep_frequencies",
+]

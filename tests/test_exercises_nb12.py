@@ -1,0 +1,71 @@
+"""The checkers of notebook 12 accept the reference answers and explain typical mistakes."""
+
+import math
+
+import numpy as np
+from exercise_contract import printed_solution_test
+
+from pe_utils.exercises import nb12
+
+EXERCISES = [nb12.mystery_1d, nb12.mystery_grid, nb12.mae_emb_h, nb12.mrope_axis, nb12.nerf_channels]
+
+test_printed_solution_is_accepted = printed_solution_test(EXERCISES)
+
+
+def test_mystery_1d_is_ddpm_and_each_other_name_is_explained():
+    # DDPM written out: ω_k = 10000^(−k/(h−1)), h = 4, [sin | cos]
+    t = np.arange(4.0)[:, None]
+    omega = 10000.0 ** (-np.arange(4) / 3)
+    np.testing.assert_allclose(nb12.mystery_table_1d(), np.hstack([np.sin(t * omega), np.cos(t * omega)]),
+                               atol=1e-15)
+    assert nb12.mystery_1d.check("ddpm")
+    assert nb12.mystery_1d.check(" DDPM ")
+    assert "h − 1" in nb12.mystery_1d.check("marian").message
+    assert "cosines first" in nb12.mystery_1d.check("guided_diffusion").message
+    assert "interleaved" in nb12.mystery_1d.check("vaswani2017").message
+    assert "not one of the words" in nb12.mystery_1d.check("tensorflow").message
+    assert not nb12.mystery_1d.check(3)
+
+
+def test_mystery_grid_is_timm_and_each_other_name_is_explained():
+    # timm's default: [sin y | sin x | cos y | cos x], ω_k = 10000^(−k/2)
+    omega = 10000.0 ** (-np.arange(2) / 2)
+    rows = []
+    for y in range(2):
+        for x in range(2):
+            rows.append(np.concatenate([np.sin(y * omega), np.sin(x * omega), np.cos(y * omega),
+                                        np.cos(x * omega)]))
+    np.testing.assert_allclose(nb12.mystery_table_grid(), rows, atol=1e-15)
+    assert nb12.mystery_grid.check("timm")
+    for wrong, words in [("mae", "channels 0–3"), ("big_vision", "block order"), ("mocov3", "all sines")]:
+        assert words in nb12.mystery_grid.check(wrong).message
+
+
+def test_mae_emb_h_value_and_mistakes():
+    # token 6 of a 4-wide grid: column 2, row 1; m = 4 frequencies per axis, ω_1 = 0.1
+    assert nb12.mae_emb_h.check(math.sin(0.2))
+    assert nb12.mae_emb_h.check(0.1987)
+    assert "row" in nb12.mae_emb_h.check(round(math.sin(0.1), 4)).message
+    assert "token index" in nb12.mae_emb_h.check(math.sin(0.6)).message
+    assert "m = 16/4 = 4" in nb12.mae_emb_h.check(math.sin(2 * 10000 ** (-1 / 8))).message
+    assert "sine" in nb12.mae_emb_h.check(math.cos(0.2)).message
+    assert "4 decimals" in nb12.mae_emb_h.check(0.199).message
+
+
+def test_mrope_axis_and_mistakes():
+    bands = [16, 24, 24] * 2  # Hugging Face's list repetition
+    edges = np.cumsum([0] + bands)
+    chunk = int(np.searchsorted(edges, 100, side="right")) - 1
+    assert "thw"[chunk % 3] == "h"
+    assert nb12.mrope_axis.check("h")
+    assert "repeats" in nb12.mrope_axis.check("w").message
+    assert "pair 100 − 64 = 36" in nb12.mrope_axis.check("t").message
+
+
+def test_nerf_channels_and_mistakes():
+    count = 3 + sum(3 for _ in range(4) for _ in ("sin", "cos"))
+    assert nb12.nerf_channels.check(count)
+    assert "input itself" in nb12.nerf_channels.check(24).message
+    assert "63" in nb12.nerf_channels.check(63).message
+    assert "one coordinate" in nb12.nerf_channels.check(9).message
+    assert not nb12.nerf_channels.check(27.5)
