@@ -176,8 +176,13 @@ def _read(answer: Any, target: Target, budget: int) -> Any:
         if isinstance(answer, str) and _normalise(answer) in ("true", "false"):
             return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
         return Refusal(describe(answer)[0], "answer True or False, without quotes")
-    if isinstance(answer, str) and target.shape == () and len(numbers_written_in(answer)) >= 2:
-        return Refusal(f"text {short_repr(answer)}", "the answer is a single number: write it without quotes")
+    if isinstance(answer, str) and target.shape == ():
+        inside = answer.strip().strip("[]()").strip()
+        if len(numbers_written_in(answer)) >= 2:
+            single = "the answer is a single number: write it without quotes"
+            return Refusal(f"text {short_repr(answer)}", single)
+        if inside != answer.strip() and len(numbers_written_in(inside)) == 1:
+            return Refusal(f"text {short_repr(answer)}", f"write {inside}, without quotes or brackets")
     return read_real(answer, budget)
 
 
@@ -290,11 +295,37 @@ def _close_message(target: np.ndarray, rules: _Rules) -> str:
     return f"Close: right to the digits you gave{every}; the question asks for the answer {form}."
 
 
-def _rounding_message(target: np.ndarray, rules: _Rules) -> str:
+def _truncated(target: np.ndarray, rules: _Rules) -> np.ndarray:
+    """``target`` with the digits after the last one asked for cut off (toward zero)."""
+    unit = _unit_asked(target, rules)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(unit > 0, np.trunc(target / np.where(unit > 0, unit, 1.0)) * unit, target)
+
+
+def _decimals_given(read: np.ndarray) -> int:
+    """The most decimals any entry of ``read`` shows, as Python writes it."""
+    return max(max(0, -_digit_info(value)[1]) for value in read.ravel())
+
+
+def _rounding_message(read: np.ndarray, target: np.ndarray, rules: _Rules) -> str:
+    """For an answer off by at most one unit of the last digit asked for, but by more than half."""
+    form = answer_form(target, rules)
     every = " in every entry" if target.ndim else ""
+    unit = _unit_asked(target, rules)
+    asked_decimals = int(np.max(np.maximum(0, -np.round(np.log10(np.where(unit > 0, unit, 1.0))))))
+    if np.all(np.isclose(read, _truncated(target, rules), rtol=1e-12, atol=0.0) | (unit == 0)):
+        return (
+            f"Close, but not right {form}: you cut the digits off{every}. Round to the nearest "
+            "instead (a next digit of 5 or more rounds the last one up)."
+        )
+    if _decimals_given(read) > asked_decimals:
+        return (
+            f"Close, but not right {form}: your value is off by more than half a unit of the last "
+            "digit asked for. Compare it with what your code computes at full precision."
+        )
     return (
-        f"Close, but not right {answer_form(target, rules)}{every}: the last digit is off by one. "
-        "Round to the nearest (5 and above rounds up) rather than cutting digits off."
+        f"Close, but not right {form}: the last digit is off by one{every}. Round only the final "
+        "value: rounding an intermediate result first can move the last digit."
     )
 
 
@@ -349,6 +380,11 @@ def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: 
         noun = _noun(answer)
         if target.shape == ():
             extra = ": write the number without brackets" if read.size == 1 else ""
+            if isinstance(answer, tuple) and len(answer) == 2 and all(
+                isinstance(part, int) and not isinstance(part, bool) for part in answer
+            ):
+                point = f"{answer[0]}.{answer[1]}"
+                extra = f" (Python reads a comma as two numbers: write a decimal with a point, {point})"
             return f"Expected a single number, got {noun} of shape {read.shape}{extra}."
         if read.shape == ():
             words = f" ({shape_words(target.shape)})" if target.ndim == 1 else ""
@@ -541,7 +577,7 @@ class Exercise:
         if _digits_close(read, target, rules):
             return CheckResult(False, _close_message(target, rules))
         if _within_units(read, target, rules, 1.0):
-            return CheckResult(False, _rounding_message(target, rules))
+            return CheckResult(False, _rounding_message(read, target, rules))
         for wrong, explanation in mistakes:
             if _digits_close(read_as(wrong), wrong, rules):
                 return CheckResult(False, f"Not quite. {explanation}")
