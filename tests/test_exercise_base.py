@@ -302,3 +302,20 @@ def test_brackets_and_decimal_commas_for_one_number():
     two_point_four = Exercise("Divisor? Give its exact value.", 2.4, hint="h", solution="answer = 2.4",
                               rtol=1e-9, atol=0.0)
     assert "write a decimal with a point, 2.4" in two_point_four.check((2, 4)).message
+
+
+def test_whole_numbers_are_exact_and_rounded_entries_are_not_counted_wrong():
+    period = Exercise("Period? Give a whole number.", 1024, hint="h", solution="answer = 1024")
+    assert not period.check(1024.0001) and "whole number" in period.check(1024.0001).message
+    assert period.check(np.float64(1024.0))
+    row = Exercise("Row? Give each to 4 decimals.", [0.12344, 0.56789, -0.5], hint="h",
+                   solution="answer = [0.1234, 0.5679, -0.5]", decimals=4)
+    message = row.check([0.1299, 0.5679, -0.5]).message
+    assert "1 of 3 entries differ, the first at index (0,)" in message, message
+
+
+def test_a_typical_mistake_given_as_asked_gets_its_explanation():
+    angle = Exercise("Angle in degrees? Give it to 1 decimal.", 35.26438968, hint="h",
+                     solution="answer = 35.3",
+                     decimals=1, mistakes=[(0.6154797, "That is in radians.")])
+    assert "radians" in angle.check(0.6).message and "radians" in angle.check(0.62).message

@@ -135,6 +135,8 @@ class _Rules:
     decimals: int | None = None
     significant: int | None = None
     choices: tuple[str, ...] = ()
+    #: A whole-number answer is exact or wrong: compared to 1e-9, not to ``rtol``.
+    whole: bool = False
 
 
 def _normalise(text: str) -> str:
@@ -201,7 +203,14 @@ def _matches(read: Any, target: Target, rules: _Rules) -> bool:
         return _normalise(read) == _normalise(target)
     if isinstance(target, bool):
         return read == target
-    return bool(np.all(np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)))
+    return bool(np.all(_close(read, target, rules)))
+
+
+def _close(read: np.ndarray, target: np.ndarray, rules: _Rules) -> np.ndarray:
+    """Entry by entry: equal within the tolerance (exact, to 1e-9, for a whole-number answer)."""
+    if rules.whole:
+        return np.isclose(read, target, rtol=0.0, atol=1e-9)
+    return np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
 
 
 def _unit_asked(target: np.ndarray, rules: _Rules) -> np.ndarray | None:
@@ -222,7 +231,7 @@ def _within_units(read: Any, target: Target, rules: _Rules, units: float) -> boo
     if unit is None or not np.all(np.isfinite(read)):
         return False
     within = np.abs(read - target) <= units * unit * (1 + 1e-9)
-    exact = np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    exact = _close(read, target, rules)
     return bool(np.all(within | exact))
 
 
@@ -254,7 +263,7 @@ def _digits_close(read: Any, target: Target, rules: _Rules) -> bool:
         return False
     if not np.all(np.isfinite(read)):
         return False
-    exact = np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    exact = _close(read, target, rules)
     flat = read.ravel()
     infos = [_digit_info(value) for value in flat]
     decimals = max(max(0, -exponent) for _, exponent in infos)
@@ -402,6 +411,11 @@ def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: 
                 f"Not quite: {subject} is infinite ({float(read)}): something overflowed or was "
                 "divided by 0."
             )
+        if rules.whole and abs(float(read) - float(target)) < 0.01:
+            return (
+                f"Not quite: the answer is a whole number, and {_as_given(float(read))} is not one; "
+                "give it exactly."
+            )
         return f"Not quite: {_as_given(float(read))} is not the right value; try hint()."
     if not np.all(finite):
         first = tuple(int(i) for i in np.argwhere(~finite)[0])
@@ -409,7 +423,11 @@ def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: 
             f"Not quite: {subject} contains NaN or infinity ({int(np.sum(~finite))} of {read.size} "
             f"entries, the first at index {first})."
         )
-    wrong = ~np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    right = _close(read, target, rules)
+    unit = _unit_asked(target, rules)
+    if unit is not None:  # an entry right to the digits asked for is not one of the wrong ones
+        right |= np.abs(read - target) <= 0.5 * unit * (1 + 1e-9)
+    wrong = ~right
     first = tuple(int(i) for i in np.argwhere(wrong)[0])
     return (
         f"Not quite: the shape {read.shape} is right but some values are not: {int(np.sum(wrong))} "
@@ -537,7 +555,14 @@ class Exercise:
             words = [target for target, _ in self._mistake_targets() if isinstance(target, str)]
             target = self._target()
             choices = (target, *words) if isinstance(target, str) and words else ()
-        return _Rules(self.rtol, self.atol, self.decimals, self.significant, tuple(choices))
+        target = self._target()
+        whole = (
+            isinstance(target, np.ndarray)
+            and self.decimals is None
+            and self.significant is None
+            and bool(np.all(target == np.round(target)))
+        )
+        return _Rules(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
 
     @property
     def answer_form(self) -> str | None:
@@ -570,7 +595,7 @@ class Exercise:
         if _matches(read, target, rules) or _rounded_as_asked(read, target, rules):
             return CheckResult(True, CORRECT)
         for wrong, explanation in mistakes:
-            if _matches(read_as(wrong), wrong, rules):
+            if _matches(read_as(wrong), wrong, rules) or _rounded_as_asked(read_as(wrong), wrong, rules):
                 return CheckResult(False, f"Not quite. {explanation}")
         if isinstance(read, Refusal):
             return CheckResult(False, _refusal_message(read, target, rules, answer))
