@@ -280,3 +280,42 @@ def test_true_or_false_questions():
     assert "write True without quotes" in question.check("True").message
     assert "True or False" in question.check(1).message
     assert not question.check(False)
+
+
+def test_one_unit_off_is_told_why_it_is_off():
+    factor = Exercise("m²? Give it to 4 significant digits.", 1.6313902, hint="h", solution="answer = 1.631",
+                      significant=4)
+    # 1.632: the digits asked for, last one off (e.g. m rounded before squaring), not a cut-off value.
+    assert "Round only the final value" in factor.check(1.632).message
+    assert "cut the digits off" not in factor.check(1.632).message
+    # 1.6304: more digits than asked, off by more than half a unit of the 4th.
+    assert "more than half a unit" in factor.check(1.6304).message
+    # 0.2213 for 0.22136: the value cut off after 4 decimals.
+    angle = Exercise("θ? Give it to 4 decimals.", 0.2213594, hint="h", solution="answer = 0.2214", decimals=4)
+    assert "cut the digits off" in angle.check(0.2213).message
+
+
+def test_brackets_and_decimal_commas_for_one_number():
+    seven = Exercise("k? Give an integer.", 7, hint="h", solution="answer = 7")
+    assert "write 7, without quotes or brackets" in seven.check("[7]").message
+    assert "without brackets" in seven.check([7]).message
+    two_point_four = Exercise("Divisor? Give its exact value.", 2.4, hint="h", solution="answer = 2.4",
+                              rtol=1e-9, atol=0.0)
+    assert "write a decimal with a point, 2.4" in two_point_four.check((2, 4)).message
+
+
+def test_whole_numbers_are_exact_and_rounded_entries_are_not_counted_wrong():
+    period = Exercise("Period? Give a whole number.", 1024, hint="h", solution="answer = 1024")
+    assert not period.check(1024.0001) and "whole number" in period.check(1024.0001).message
+    assert period.check(np.float64(1024.0))
+    row = Exercise("Row? Give each to 4 decimals.", [0.12344, 0.56789, -0.5], hint="h",
+                   solution="answer = [0.1234, 0.5679, -0.5]", decimals=4)
+    message = row.check([0.1299, 0.5679, -0.5]).message
+    assert "1 of 3 entries differ, the first at index (0,)" in message, message
+
+
+def test_a_typical_mistake_given_as_asked_gets_its_explanation():
+    angle = Exercise("Angle in degrees? Give it to 1 decimal.", 35.26438968, hint="h",
+                     solution="answer = 35.3",
+                     decimals=1, mistakes=[(0.6154797, "That is in radians.")])
+    assert "radians" in angle.check(0.6).message and "radians" in angle.check(0.62).message

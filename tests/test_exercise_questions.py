@@ -21,21 +21,28 @@ EXERCISES = discover_exercises()
 CHECK_CALL = re.compile(r"\b(nb\d\d)\.(\w+)\.check\(")
 
 
+#: A code line that shows an exercise's question: ``print(nb06.pe_norm)`` or a bare ``nb00.name``.
+SHOWS_QUESTION = re.compile(r"^(?:print\((nb\d\d)\.(\w+)\)|(nb\d\d)\.(\w+))\s*(?:#.*)?$", re.MULTILINE)
+
+
 def _asked_in_notebooks() -> dict[str, str]:
     """``nbNN.name`` → what the learner reads: the markdown cell before its check, and the question
-    itself when the cell prints it (``print(nbNN.name)``)."""
+    itself wherever a code cell shows it (``print(nbNN.name)``, or ``nbNN.name`` alone on a line)."""
     asked: dict[str, str] = {}
     for path in NOTEBOOKS:
         question = ""
+        shown: set[str] = set()
         for cell in nbformat.read(path, as_version=4).cells:
             if cell.cell_type == "markdown" and "teacher-note" not in cell.metadata.get("tags", []):
                 question = cell.source
             elif cell.cell_type == "code":
+                for match in SHOWS_QUESTION.finditer(cell.source):
+                    module, name = (match.group(1), match.group(2)) if match.group(1) else match.group(3, 4)
+                    shown.add(f"{module}.{name}")
                 for module, name in CHECK_CALL.findall(cell.source):
-                    shown = question
-                    if re.search(rf"\bprint\({module}\.{name}\)", cell.source):
-                        shown += "\n" + EXERCISES[f"{module}.{name}"].question  # the cell prints the question
-                    asked[f"{module}.{name}"] = shown
+                    asked.setdefault(f"{module}.{name}", question)
+        for key in shown & set(EXERCISES):
+            asked[key] = asked.get(key, "") + "\n" + EXERCISES[key].question
     return asked
 
 

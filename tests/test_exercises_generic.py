@@ -431,7 +431,7 @@ def test_whole_numbers_are_exact_or_wrong(exercise, capfd):
 @_params(EXACT)
 def test_exact_values_need_all_their_digits(exercise, capfd):
     expected = np.asarray(exercise.expected, dtype=np.float64)
-    assert exercise.rtol <= 1e-6 and exercise.atol <= 1e-9, "an exact value needs a tight tolerance"
+    assert exercise.rtol <= 1e-9 and exercise.atol <= 1e-12, "an exact value needs a tight tolerance"
     assert judge(exercise, float(repr(float(expected))) if expected.ndim == 0 else expected.tolist(), capfd)
     off = expected * (1 + 1e-4)
     assert not judge(exercise, off.tolist(), capfd)

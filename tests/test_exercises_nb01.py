@@ -261,3 +261,21 @@ def test_compose_orders_explains_the_matrix_instead_of_the_order():
     result = nb01.compose_orders.check(lambda a, b: permutation_matrix(a) @ permutation_matrix(b))
     assert not result
     assert "order array" in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        ([4, 3], "increasing order"),
+        ([0, 0, 3, 4], "listed more than once"),
+        ([0, 3, 4, 5], "5 is not one of them"),
+        ([3, 4, 5], "numbered from 0"),
+        ([0, 3, 4.5], "whole numbers"),
+        ("0 3 4", "as a list"),
+    ],
+)
+def test_causal_unchanged_positions_judges_a_set_of_positions(answer, phrase):
+    # Wrong lengths, repeats and positions out of range are named as such, never by a shape.
+    message = nb01.causal_unchanged_positions.check(answer).message
+    assert phrase in message, message
+    assert "shape" not in message and "3 numbers" not in message, message

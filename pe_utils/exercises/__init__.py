@@ -135,6 +135,8 @@ class _Rules:
     decimals: int | None = None
     significant: int | None = None
     choices: tuple[str, ...] = ()
+    #: A whole-number answer is exact or wrong: compared to 1e-9, not to ``rtol``.
+    whole: bool = False
 
 
 def _normalise(text: str) -> str:
@@ -176,8 +178,13 @@ def _read(answer: Any, target: Target, budget: int) -> Any:
         if isinstance(answer, str) and _normalise(answer) in ("true", "false"):
             return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
         return Refusal(describe(answer)[0], "answer True or False, without quotes")
-    if isinstance(answer, str) and target.shape == () and len(numbers_written_in(answer)) >= 2:
-        return Refusal(f"text {short_repr(answer)}", "the answer is a single number: write it without quotes")
+    if isinstance(answer, str) and target.shape == ():
+        inside = answer.strip().strip("[]()").strip()
+        if len(numbers_written_in(answer)) >= 2:
+            single = "the answer is a single number: write it without quotes"
+            return Refusal(f"text {short_repr(answer)}", single)
+        if inside != answer.strip() and len(numbers_written_in(inside)) == 1:
+            return Refusal(f"text {short_repr(answer)}", f"write {inside}, without quotes or brackets")
     return read_real(answer, budget)
 
 
@@ -196,7 +203,14 @@ def _matches(read: Any, target: Target, rules: _Rules) -> bool:
         return _normalise(read) == _normalise(target)
     if isinstance(target, bool):
         return read == target
-    return bool(np.all(np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)))
+    return bool(np.all(_close(read, target, rules)))
+
+
+def _close(read: np.ndarray, target: np.ndarray, rules: _Rules) -> np.ndarray:
+    """Entry by entry: equal within the tolerance (exact, to 1e-9, for a whole-number answer)."""
+    if rules.whole:
+        return np.isclose(read, target, rtol=0.0, atol=1e-9)
+    return np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
 
 
 def _unit_asked(target: np.ndarray, rules: _Rules) -> np.ndarray | None:
@@ -217,7 +231,7 @@ def _within_units(read: Any, target: Target, rules: _Rules, units: float) -> boo
     if unit is None or not np.all(np.isfinite(read)):
         return False
     within = np.abs(read - target) <= units * unit * (1 + 1e-9)
-    exact = np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    exact = _close(read, target, rules)
     return bool(np.all(within | exact))
 
 
@@ -249,7 +263,7 @@ def _digits_close(read: Any, target: Target, rules: _Rules) -> bool:
         return False
     if not np.all(np.isfinite(read)):
         return False
-    exact = np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    exact = _close(read, target, rules)
     flat = read.ravel()
     infos = [_digit_info(value) for value in flat]
     decimals = max(max(0, -exponent) for _, exponent in infos)
@@ -290,11 +304,37 @@ def _close_message(target: np.ndarray, rules: _Rules) -> str:
     return f"Close: right to the digits you gave{every}; the question asks for the answer {form}."
 
 
-def _rounding_message(target: np.ndarray, rules: _Rules) -> str:
+def _truncated(target: np.ndarray, rules: _Rules) -> np.ndarray:
+    """``target`` with the digits after the last one asked for cut off (toward zero)."""
+    unit = _unit_asked(target, rules)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(unit > 0, np.trunc(target / np.where(unit > 0, unit, 1.0)) * unit, target)
+
+
+def _decimals_given(read: np.ndarray) -> int:
+    """The most decimals any entry of ``read`` shows, as Python writes it."""
+    return max(max(0, -_digit_info(value)[1]) for value in read.ravel())
+
+
+def _rounding_message(read: np.ndarray, target: np.ndarray, rules: _Rules) -> str:
+    """For an answer off by at most one unit of the last digit asked for, but by more than half."""
+    form = answer_form(target, rules)
     every = " in every entry" if target.ndim else ""
+    unit = _unit_asked(target, rules)
+    asked_decimals = int(np.max(np.maximum(0, -np.round(np.log10(np.where(unit > 0, unit, 1.0))))))
+    if np.all(np.isclose(read, _truncated(target, rules), rtol=1e-12, atol=0.0) | (unit == 0)):
+        return (
+            f"Close, but not right {form}: you cut the digits off{every}. Round to the nearest "
+            "instead (a next digit of 5 or more rounds the last one up)."
+        )
+    if _decimals_given(read) > asked_decimals:
+        return (
+            f"Close, but not right {form}: your value is off by more than half a unit of the last "
+            "digit asked for. Compare it with what your code computes at full precision."
+        )
     return (
-        f"Close, but not right {answer_form(target, rules)}{every}: the last digit is off by one. "
-        "Round to the nearest (5 and above rounds up) rather than cutting digits off."
+        f"Close, but not right {form}: the last digit is off by one{every}. Round only the final "
+        "value: rounding an intermediate result first can move the last digit."
     )
 
 
@@ -349,6 +389,11 @@ def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: 
         noun = _noun(answer)
         if target.shape == ():
             extra = ": write the number without brackets" if read.size == 1 else ""
+            if isinstance(answer, tuple) and len(answer) == 2 and all(
+                isinstance(part, int) and not isinstance(part, bool) for part in answer
+            ):
+                point = f"{answer[0]}.{answer[1]}"
+                extra = f" (Python reads a comma as two numbers: write a decimal with a point, {point})"
             return f"Expected a single number, got {noun} of shape {read.shape}{extra}."
         if read.shape == ():
             words = f" ({shape_words(target.shape)})" if target.ndim == 1 else ""
@@ -366,6 +411,11 @@ def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: 
                 f"Not quite: {subject} is infinite ({float(read)}): something overflowed or was "
                 "divided by 0."
             )
+        if rules.whole and abs(float(read) - float(target)) < 0.01:
+            return (
+                f"Not quite: the answer is a whole number, and {_as_given(float(read))} is not one; "
+                "give it exactly."
+            )
         return f"Not quite: {_as_given(float(read))} is not the right value; try hint()."
     if not np.all(finite):
         first = tuple(int(i) for i in np.argwhere(~finite)[0])
@@ -373,7 +423,11 @@ def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: 
             f"Not quite: {subject} contains NaN or infinity ({int(np.sum(~finite))} of {read.size} "
             f"entries, the first at index {first})."
         )
-    wrong = ~np.isclose(read, target, rtol=rules.rtol, atol=rules.atol)
+    right = _close(read, target, rules)
+    unit = _unit_asked(target, rules)
+    if unit is not None:  # an entry right to the digits asked for is not one of the wrong ones
+        right |= np.abs(read - target) <= 0.5 * unit * (1 + 1e-9)
+    wrong = ~right
     first = tuple(int(i) for i in np.argwhere(wrong)[0])
     return (
         f"Not quite: the shape {read.shape} is right but some values are not: {int(np.sum(wrong))} "
@@ -501,7 +555,14 @@ class Exercise:
             words = [target for target, _ in self._mistake_targets() if isinstance(target, str)]
             target = self._target()
             choices = (target, *words) if isinstance(target, str) and words else ()
-        return _Rules(self.rtol, self.atol, self.decimals, self.significant, tuple(choices))
+        target = self._target()
+        whole = (
+            isinstance(target, np.ndarray)
+            and self.decimals is None
+            and self.significant is None
+            and bool(np.all(target == np.round(target)))
+        )
+        return _Rules(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
 
     @property
     def answer_form(self) -> str | None:
@@ -534,14 +595,14 @@ class Exercise:
         if _matches(read, target, rules) or _rounded_as_asked(read, target, rules):
             return CheckResult(True, CORRECT)
         for wrong, explanation in mistakes:
-            if _matches(read_as(wrong), wrong, rules):
+            if _matches(read_as(wrong), wrong, rules) or _rounded_as_asked(read_as(wrong), wrong, rules):
                 return CheckResult(False, f"Not quite. {explanation}")
         if isinstance(read, Refusal):
             return CheckResult(False, _refusal_message(read, target, rules, answer))
         if _digits_close(read, target, rules):
             return CheckResult(False, _close_message(target, rules))
         if _within_units(read, target, rules, 1.0):
-            return CheckResult(False, _rounding_message(target, rules))
+            return CheckResult(False, _rounding_message(read, target, rules))
         for wrong, explanation in mistakes:
             if _digits_close(read_as(wrong), wrong, rules):
                 return CheckResult(False, f"Not quite. {explanation}")

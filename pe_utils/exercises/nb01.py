@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from ..attention import fixed_weights, permutation_matrix, self_attention, token_embeddings
-from . import Exercise, FunctionExercise
+from . import CheckResult, Exercise, FunctionExercise
+from ._answers import Refusal, read_real
 
 __all__ = [
     "causal_unchanged_positions",
@@ -268,10 +269,6 @@ _CAUSAL_MISTAKES: list[tuple[np.ndarray, str]] = [
         "That is the answer for order [1, 0, 2, 3, 4] in section 8. Here positions 1 and 2 swap, "
         "so look again at positions 0, 1 and 2.",
     ),
-    (
-        np.array([1, 4, 5]),
-        "Positions are numbered from 0: the five positions are 0 … 4.",
-    ),
     *(
         (np.array(shuffled), "Right positions, but give them in increasing order.")
         for shuffled in ([0, 4, 3], [3, 0, 4], [3, 4, 0], [4, 0, 3], [4, 3, 0])
@@ -279,7 +276,53 @@ _CAUSAL_MISTAKES: list[tuple[np.ndarray, str]] = [
 ]
 
 
-causal_unchanged_positions = Exercise(
+class _PositionsExercise(Exercise):
+    """An answer that is a set of positions 0 … n − 1, given in increasing order.
+
+    A list of positions is judged as a set, not entry by entry: a position out of range, a
+    repeat or the wrong order is named as such, and a wrong set is told which positions are
+    missing or extra and why. No message gives away how many positions the answer has.
+    """
+
+    def __init__(self, *args: object, n_positions: int, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.n_positions = n_positions
+
+    def _check(self, answer: object) -> CheckResult:
+        read = read_real(answer, budget=10_000)
+        if isinstance(read, Refusal):
+            if read.huge or read.shape is not None:
+                return super()._check(answer)
+            advice = f": {read.advice}" if read.advice else ""
+            where = f" (item {read.where})" if read.where else ""
+            return CheckResult(False, f"Expected a list of positions, got {read.description}{where}{advice}.")
+        if read.ndim != 1:  # an empty list is an answer ("no position"), judged below
+            shape = "a single number" if read.ndim == 0 else f"an array of shape {read.shape}"
+            return CheckResult(False, f"Expected a flat list of positions such as [1, 2], got {shape}.")
+        if not np.all(np.isfinite(read)) or np.any(read != np.round(read)):
+            return CheckResult(False, "Not quite: positions are whole numbers (0, 1, 2, …).")
+        given = [int(r) for r in read]
+        outside = sorted({r for r in given if not 0 <= r < self.n_positions})
+        if outside:
+            return CheckResult(
+                False,
+                f"Not quite: the positions are 0 … {self.n_positions - 1} (numbered from 0); "
+                f"{', '.join(map(str, outside))} is not one of them.",
+            )
+        repeated = sorted({r for r in given if given.count(r) > 1})
+        if repeated:
+            return CheckResult(False, f"Not quite: position {repeated[0]} is listed more than once.")
+        ordered = np.array(sorted(given))
+        if not np.array_equal(ordered, read):
+            order_note = " Also, give them in increasing order."
+            result = super()._check(ordered)
+            if result:
+                return CheckResult(False, "Right positions, but give them in increasing order.")
+            return CheckResult(False, result.message + order_note)
+        return super()._check(answer)
+
+
+causal_unchanged_positions = _PositionsExercise(
     "Five different tokens pass through one causal self-attention layer, then the same tokens "
     "reordered by order = [0, 2, 1, 3, 4] (the tokens at positions 1 and 2 swap). At which "
     "positions is the output the same as before? Give the positions (whole numbers) in increasing order.",
@@ -295,4 +338,5 @@ causal_unchanged_positions = Exercise(
         "# Check: compare self_attention(X, …, causal=True) with the output for P @ X, row by row."
     ),
     mistakes=[*_CAUSAL_MISTAKES, *_other_position_lists(_CAUSAL_MISTAKES)],
+    n_positions=5,
 )

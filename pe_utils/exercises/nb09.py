@@ -75,6 +75,8 @@ llama3_divisor = Exercise(
          "made linear in λ (it is linear in L/λ, the turns within L: t = (8192/4096 − 1)/3 = 1/3), or "
          "t and 1 − t were swapped (t weighs ω, 1 − t weighs ω/s)."),
     ],
+    rtol=1e-9,  # the exact value, as the question asks
+    atol=0.0,
 )
 
 # --- 3. YaRN's factor on the logits --------------------------------------------------
