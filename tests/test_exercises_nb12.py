@@ -42,24 +42,25 @@ def test_mystery_grid_is_timm_and_each_other_name_is_explained():
 
 
 def test_mae_emb_h_value_and_mistakes():
-    # token 6 of a 4-wide grid: column 2, row 1; m = 4 frequencies per axis, ω_1 = 0.1
-    assert nb12.mae_emb_h.check(math.sin(0.2))
-    assert nb12.mae_emb_h.check(0.1987)
-    assert "row" in nb12.mae_emb_h.check(round(math.sin(0.1), 4)).message
-    assert "token index" in nb12.mae_emb_h.check(math.sin(0.6)).message
-    assert "m = 16/4 = 4" in nb12.mae_emb_h.check(math.sin(2 * 10000 ** (-1 / 8))).message
-    assert "sine" in nb12.mae_emb_h.check(math.cos(0.2)).message
-    assert "4 decimals" in nb12.mae_emb_h.check(0.199).message
+    # token 6 of a 4-wide grid: column 2, row 1; emb_h = [sin(xω_0..3) | cos(xω_0..3)], ω_0 = 1
+    assert nb12.mae_emb_h.check(math.cos(2.0))
+    assert nb12.mae_emb_h.check(-0.4161)
+    assert "row" in nb12.mae_emb_h.check(round(math.cos(1.0), 4)).message
+    assert "token index" in nb12.mae_emb_h.check(math.cos(6.0)).message
+    assert "sines first" in nb12.mae_emb_h.check(math.sin(2.0)).message
+    assert "interleaved" in nb12.mae_emb_h.check(math.sin(0.02)).message
+    assert "4 decimals" in nb12.mae_emb_h.check(-0.416).message
 
 
 def test_mrope_axis_and_mistakes():
     bands = [16, 24, 24] * 2  # Hugging Face's list repetition
     edges = np.cumsum([0] + bands)
     chunk = int(np.searchsorted(edges, 100, side="right")) - 1
-    assert "thw"[chunk % 3] == "h"
-    assert nb12.mrope_axis.check("h")
-    assert "repeats" in nb12.mrope_axis.check("w").message
-    assert "pair 100 − 64 = 36" in nb12.mrope_axis.check("t").message
+    assert ("time", "height", "width")[chunk % 3] == "height"
+    assert nb12.mrope_axis.check("height")
+    assert "repeats" in nb12.mrope_axis.check("width").message
+    assert "pair 100 − 64 = 36" in nb12.mrope_axis.check("time").message
+    assert "not one of the words" in nb12.mrope_axis.check("h").message
 
 
 def test_nerf_channels_and_mistakes():

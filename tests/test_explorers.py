@@ -59,6 +59,12 @@ CASES = {
 }
 SLIDERS = {"table": ["d", "log10_base"], "rotation": ["k", "p", "i"], "profile": ["d", "log10_base"],
            "wavelength": ["log10_base", "log2_length"], "scaling": ["s", "rule"]}
+# Notebook 12: patch (2, 5) of an 8 × 8 grid; k_x runs over −2 … 5 and k_y over −5 … 2.
+CASES["grid_shift"] = (explorers.grid_shift_explorer(),
+                       [{"kx": 5, "ky": -5, "k": 0}, {"kx": -2, "ky": 2, "k": 15}]
+                       + _random(3, kx=lambda: int(_rng.integers(-2, 6)),
+                                 ky=lambda: int(_rng.integers(-5, 3)), k=lambda: int(_rng.integers(0, 16))))
+SLIDERS["grid_shift"] = ["kx", "ky", "k"]
 
 
 def require_vega():
@@ -291,3 +297,47 @@ def test_every_explorer_draws_and_redraws_in_a_real_browser(tmp_path):
     assert report["problems"] == [] and result.returncode == 0, report
     assert report["count"] == len(CASES)
     assert report["moved"] == sum(len(SLIDERS[name]) for name in CASES)  # every slider (and one radio)
+
+
+def test_grid_shift_rotates_each_block_onto_the_shifted_patch(runs):
+    # MAE's table (d = 64, m = 16 frequencies per axis) on an 8 × 8 grid, patch (x, y) = (2, 5)
+    d, m, size, (x0, y0) = 64, 16, 8, (2, 5)
+    table = pe_utils.sincos_2d(size, size, d)
+    start = table[y0 * size + x0]
+    for setting, run in zip(CASES["grid_shift"][1], runs["grid_shift"]["runs"], strict=True):
+        kx, ky, k = setting["kx"], setting["ky"], setting["k"]
+        moved = table[(y0 + ky) * size + x0 + kx]  # the shifted patch, on the grid
+        rotated = pe_utils.grid_shift_matrix(kx, ky, d) @ start
+        np.testing.assert_allclose(rotated, moved, atol=1e-12)
+        blocks = {row["block"]: row for rows in run.values() for row in rows if "sin_image" in row}
+        # channels of pair k: x block sin k, cos m + k; y block sin 2m + k, cos 3m + k
+        for name, (sin_col, cos_col) in {"x": (k, m + k), "y": (2 * m + k, 3 * m + k)}.items():
+            row = blocks[name]
+            np.testing.assert_allclose([row["sin_p"], row["cos_p"]], start[[sin_col, cos_col]], atol=1e-12)
+            np.testing.assert_allclose([row["sin_image"], row["cos_image"]], moved[[sin_col, cos_col]],
+                                       atol=1e-12)
+        moved_patch = {(row["x_moved"], row["y_moved"])
+                       for rows in run.values() for row in rows if "x_moved" in row}
+        assert moved_patch == {(x0 + kx, y0 + ky)}
+        grid = rows_with(run, "index", "x", "y")
+        every_patch = [(y, x) for y in range(size) for x in range(size)]
+        assert sorted((row["y"], row["x"]) for row in grid) == every_patch
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "words"),
+    [
+        (lambda: explorers.grid_shift_explorer(d_model=66), ValueError, "multiple of 4"),
+        (lambda: explorers.grid_shift_explorer(d_model=2), ValueError, "d_model"),
+        (lambda: explorers.grid_shift_explorer(base=1.0), ValueError, "base"),
+        (lambda: explorers.grid_shift_explorer(size=1), ValueError, "size"),
+        (lambda: explorers.grid_shift_explorer(patch=(8, 0)), ValueError, "patch"),
+        (lambda: explorers.grid_shift_explorer(patch=3), TypeError, "patch"),
+        (lambda: explorers.grid_shift_explorer(shift=(6, 0)), ValueError, "shift"),  # off the grid
+        (lambda: explorers.grid_shift_explorer(shift=(0, 1.5)), TypeError, "shift"),
+        (lambda: explorers.grid_shift_explorer(pair=16), ValueError, "pair"),
+    ],
+)
+def test_grid_shift_explorer_refuses_bad_arguments_by_name(call, error, words):
+    with pytest.raises(error, match=words):
+        call()

@@ -124,13 +124,13 @@ mystery_grid = Exercise(
 
 # --- 3. MAE's emb_h -----------------------------------------------------------------------
 
-MAE_DIM, MAE_GRID, MAE_TOKEN, MAE_CHANNEL = 16, 4, 6, 1
+MAE_DIM, MAE_GRID, MAE_TOKEN, MAE_CHANNEL = 16, 4, 6, 4
 
 
 def _mae_entry() -> float:
     column = MAE_TOKEN % MAE_GRID  # emb_h encodes the column (meshgrid(w, h))
-    m = MAE_DIM // 4
-    return math.sin(column * 10000.0 ** (-MAE_CHANNEL / m))
+    m = MAE_DIM // 4  # frequencies per axis; channels 0 … m−1 are sines, m … 2m−1 cosines
+    return math.cos(column * 10000.0 ** (-(MAE_CHANNEL - m) / m))
 
 
 mae_emb_h = Exercise(
@@ -144,34 +144,35 @@ mae_emb_h = Exercise(
     hint=(
         f"Token {MAE_TOKEN} on a {MAE_GRID}-wide grid is row {MAE_TOKEN // MAE_GRID}, column "
         f"{MAE_TOKEN % MAE_GRID}. The block named emb_h is computed from grid[0] of meshgrid(w, h): which "
-        f"index is that? With m = {MAE_DIM // 4} frequencies per axis, channel {MAE_CHANNEL} is "
-        f"sin(position · 10000^(−{MAE_CHANNEL}/{MAE_DIM // 4}))."
+        f"index is that? Within the block, m = {MAE_DIM // 4} sines come first, then {MAE_DIM // 4} "
+        f"cosines, with ω_k = 10000^(−k/{MAE_DIM // 4})."
     ),
     solution=(
-        "column, row = 6 % 4, 6 // 4          # token 6: row 1, column 2\n"
-        "omega_1 = 10000.0 ** (-1 / 4)         # 0.1: m = 16/4 = 4 frequencies per axis\n"
-        "answer = math.sin(column * omega_1)    # emb_h encodes the column: sin(0.2)\n"
-        "# check: pe_utils.sincos_2d(4, 4, 16)[6, 1]"
+        "column, row = 6 % 4, 6 // 4        # token 6: row 1, column 2\n"
+        "m = 16 // 4                         # 4 frequencies per axis: channels 0-3 sin, 4-7 cos\n"
+        "answer = math.cos(column * 10000.0 ** (-(4 - m) / m))   # emb_h encodes the column: cos(2)\n"
+        "# check: pe_utils.sincos_2d(4, 4, 16)[6, 4]"
     ),
     mistakes=[
         (
-            math.sin((MAE_TOKEN // MAE_GRID) * 10000.0 ** (-MAE_CHANNEL / (MAE_DIM // 4))),
+            math.cos(MAE_TOKEN // MAE_GRID),
             "That encodes the row (1). The block MAE names emb_h is built from grid[0] of "
             "meshgrid(w, h), which holds the column index (2).",
         ),
         (
-            math.sin(MAE_TOKEN * 10000.0 ** (-MAE_CHANNEL / (MAE_DIM // 4))),
+            math.cos(MAE_TOKEN),
             "That uses the token index 6 as the position. Each axis block encodes a grid coordinate, "
             "here the column of token 6.",
         ),
         (
-            math.sin((MAE_TOKEN % MAE_GRID) * 10000.0 ** (-2 * MAE_CHANNEL / MAE_DIM)),
-            "That is the frequency of a 16-channel 1-D table, 10000^(−2i/16). Each axis has m = 16/4 = 4 "
-            "frequencies: ω_k = 10000^(−k/4).",
+            math.sin(MAE_TOKEN % MAE_GRID),
+            "Within a block MAE puts the 4 sines first, then the 4 cosines ([sin | cos]): channel 4 is "
+            "the first cosine.",
         ),
         (
-            math.cos((MAE_TOKEN % MAE_GRID) * 10000.0 ** (-MAE_CHANNEL / (MAE_DIM // 4))),
-            "Within a block MAE puts all sines first ([sin | cos]): channel 1 is a sine.",
+            math.sin((MAE_TOKEN % MAE_GRID) * 10000.0 ** (-2 / 4)),
+            "That reads the block as interleaved pairs (sin, cos, sin, cos). MAE's blocks are "
+            "[sin | cos]: channel 4 is the cosine of frequency 0.",
         ),
     ],
 )
@@ -183,28 +184,28 @@ MROPE_HEAD_DIM, MROPE_SECTION, MROPE_CHANNEL = 128, (16, 24, 24), 100
 mrope_axis = Exercise(
     question=(
         f"Qwen2-VL's M-RoPE with head_dim {MROPE_HEAD_DIM} and mrope_section {list(MROPE_SECTION)} "
-        f"(rotate_half layout). Which axis turns channel {MROPE_CHANNEL} of a query: 't', 'h' or 'w'? "
-        "Answer with the letter as text."
+        f"(rotate_half layout). Which axis turns channel {MROPE_CHANNEL} of a query: 'time', 'height' "
+        "or 'width'? Answer with the word as text."
     ),
-    expected="h",
-    choices=("t", "h", "w"),
+    expected="height",
+    choices=("time", "height", "width"),
     hint=(
-        "In the rotate_half layout channel c and channel c + 64 form pair c mod 64. Pairs 0–15 follow t, "
-        "16–39 h, 40–63 w (mrope_section * 2 repeats the list for the second half)."
+        "In the rotate_half layout channel c and channel c + 64 form pair c mod 64. Pairs 0–15 follow time, "
+        "16–39 height, 40–63 width (mrope_section * 2 repeats the list for the second half)."
     ),
     solution=(
         "pair = 100 % 64                    # 36: channels 36 and 100 form one pair\n"
-        "answer = 't' if pair < 16 else 'h' if pair < 16 + 24 else 'w'\n"
+        "answer = 'time' if pair < 16 else 'height' if pair < 16 + 24 else 'width'\n"
         "# check: np.flatnonzero(pe_utils.mrope_frequencies(128, [16, 24, 24])[:, 36])"
     ),
     mistakes=[
         (
-            "w",
+            "width",
             "Channel 100 lies in the second half, but mrope_section * 2 repeats [16, 24, 24] there: "
             "channel 100 is pair 100 − 64 = 36, which is in the h band (pairs 16–39).",
         ),
         (
-            "t",
+            "time",
             "Channel 100 is pair 100 − 64 = 36 (the second half repeats the pairs); pairs 0–15 are t, "
             "16–39 are h.",
         ),
