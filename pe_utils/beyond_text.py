@@ -34,6 +34,7 @@ from ._checks import (
     check_base,
     check_choice,
     check_count,
+    check_d_model,
     check_finite_array,
     check_layout,
     check_positive_count,
@@ -179,34 +180,27 @@ def grid_positions(height: int, width: int) -> np.ndarray:
     return np.stack([cols.reshape(-1), rows.reshape(-1)], axis=1).astype(np.float64)
 
 
-def _check_d_model_4(d_model: Any) -> int:
-    """``d_model`` as an int if it is a positive multiple of 4 (sin and cos for two axes)."""
-    if not _is_integer(d_model):
-        raise TypeError(
-            f"d_model must be a positive multiple of 4, got {d_model!r} of type {type(d_model).__name__}"
-        )
-    d_model = int(d_model)
-    if d_model <= 0 or d_model % 4:
+def _check_multiple_of_4(value: Any, name: str) -> int:
+    """``value`` as an int if it is a positive multiple of 4 (a sin and a cos per frequency, two axes)."""
+    value = check_d_model(value, name)
+    if value % 4:
         raise ValueError(
-            f"d_model must be a positive multiple of 4 (a sin and a cos per frequency, for two axes), "
-            f"got {d_model}"
+            f"{name} must be a positive multiple of 4 (a sin and a cos per frequency, for two axes), "
+            f"got {value}"
         )
-    return d_model
+    return value
 
 
 def _grid_setting(convention: str, d_model: int, base: float) -> tuple[np.ndarray, str, str]:
-    """Frequencies, axis order (of ``"xy"``) and nesting of a 2-D convention."""
+    """Frequencies, axis order (``"xy"`` or ``"yx"``) and nesting of a 2-D convention (:data:`ROSETTA`)."""
+    setting = ROSETTA[convention]
     m = d_model // 4
-    if convention == "big_vision":
-        if m < 2:
-            raise ValueError(
-                f'd_model must be at least 8 for convention "big_vision" (it divides by d_model/4 − 1), '
-                f"got {d_model}"
-            )
-        return geometric_frequencies(m, base=base, shift=1.0), "xy", "atk"
-    omega = geometric_frequencies(m, base=base, shift=0.0)
-    return omega, {"mae": "xy", "timm": "yx", "mocov3": "yx"}[convention], (
-        "tak" if convention == "timm" else "atk")
+    if setting["shift"] == 1 and m < 2:
+        raise ValueError(
+            f'd_model must be at least 8 for convention "{convention}" (it divides by d_model/4 − 1), '
+            f"got {d_model}"
+        )
+    return geometric_frequencies(m, base=base, shift=setting["shift"]), setting["axes"], setting["nesting"]
 
 
 def sincos_2d(
@@ -246,7 +240,7 @@ def sincos_2d(
     """
     height = check_count(height, "height")
     width = check_count(width, "width")
-    d_model = _check_d_model_4(d_model)
+    d_model = _check_multiple_of_4(d_model, "d_model")
     base = check_base(base)
     convention = check_choice(convention, SINCOS_2D_CONVENTIONS, "convention")
     if convention == "mocov3" and height != width:
@@ -281,7 +275,7 @@ def grid_shift_matrix(
     """
     shift_x = check_scalar(shift_x, "shift_x")
     shift_y = check_scalar(shift_y, "shift_y")
-    d_model = _check_d_model_4(d_model)
+    d_model = _check_multiple_of_4(d_model, "d_model")
     base = check_base(base)
     convention = check_choice(convention, SINCOS_2D_CONVENTIONS, "convention")
     check_table_size((d_model, d_model), np.float64, name="shift matrix")
@@ -491,17 +485,6 @@ def rope_nd(x: Any, positions: Any, frequency_matrix: Any, *, layout: str = "int
     return out
 
 
-def _check_head_dim_4(head_dim: Any) -> int:
-    if not _is_integer(head_dim):
-        raise TypeError(f"head_dim must be a positive multiple of 4, got {head_dim!r}")
-    head_dim = int(head_dim)
-    if head_dim <= 0 or head_dim % 4:
-        raise ValueError(
-            f"head_dim must be a positive multiple of 4 (pairs split between two axes), got {head_dim}"
-        )
-    return head_dim
-
-
 def axial_rope_frequencies(head_dim: int, *, base: float = 100.0) -> np.ndarray:
     """Return the ``(2, head_dim/2)`` frequency matrix of axial 2-D RoPE (naver-ai/rope-vit).
 
@@ -510,7 +493,7 @@ def axial_rope_frequencies(head_dim: int, *, base: float = 100.0) -> np.ndarray:
     Use with ``rope_nd(..., positions=[x, y], layout="interleaved")``. rope-vit's axial models
     use ``base = 100`` (``models/vit_rope.py``, ``compute_axial_cis``). Introduced in notebook 12.
     """
-    head_dim = _check_head_dim_4(head_dim)
+    head_dim = _check_multiple_of_4(head_dim, "head_dim")
     base = check_base(base)
     m = head_dim // 4
     omega = geometric_frequencies(m, base=base)
@@ -531,7 +514,7 @@ def mixed_rope_frequencies(head_dim: int, n_heads: int, *, base: float = 10.0, r
     are learnable parameters: :func:`rope_nd` keeps scores relative for any values. ``rng`` is a
     ``np.random.Generator`` or an integer seed. Introduced in notebook 12.
     """
-    head_dim = _check_head_dim_4(head_dim)
+    head_dim = _check_multiple_of_4(head_dim, "head_dim")
     n_heads = check_positive_count(n_heads, "n_heads")
     base = check_base(base)
     if _is_integer(rng):
