@@ -305,8 +305,9 @@ def nerf_encoding(
     where each entry is a block of ``c`` channels (one per coordinate); ``c + 2cL`` channels
     with the input, ``2cL`` without. The code (bmild/nerf ``run_nerf_helpers.py``,
     ``Embedder`` and ``get_embedder``) has no π and includes the input; ``pi=True`` multiplies
-    every angle by π, as equation 4 of the paper writes (the paper also orders the channels
-    coordinate by coordinate: :data:`ROSETTA` ``"nerf_paper"``). Introduced in notebook 12.
+    every angle by π, as equation 4 of the paper writes. The paper writes γ for one coordinate;
+    :data:`ROSETTA` ``"nerf_paper"`` concatenates γ of each coordinate in turn. Introduced in
+    notebook 12.
 
     Parameters
     ----------
@@ -745,7 +746,7 @@ ROSETTA: dict[str, dict[str, Any]] = {
                  source="bmild/nerf run_nerf_helpers.py Embedder, get_embedder"),
     "nerf_paper": dict(axes="xyz", grid="octaves", base=None, shift=None, angle_scale=float(np.pi),
                        first="sin", nesting="akt", include_input=False, pad_odd=False,
-                       source="Mildenhall et al. 2020, equation 4"),
+                       source="Mildenhall et al. 2020, equation 4 (γ of each coordinate in turn)"),
 }
 
 _AXIS_COLUMNS = {"p": 0, "t": 0, "x": 0, "y": 1, "z": 2}
