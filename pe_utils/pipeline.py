@@ -77,9 +77,9 @@ def positions_from_mask(attention_mask: Any) -> np.ndarray:
     padding before it, and every padded slot gets the harmless value 1 (its key is masked
     out; the value only has to be a valid index). This is
     ``GenerationMixin.prepare_inputs_for_generation`` of huggingface/transformers
-    (``generation/utils.py``, read at commit ``1097d4b3``; the same in release 4.57.6).
-    Transformers 5.x fills padded slots with 0 instead (read in release 5.23.0); the real
-    tokens get the same ids. Right padding gives ``0 … k−1`` for the ``k`` real tokens,
+    (``generation/utils.py``, read at commit ``1097d4b3``). Release 5.23.0 fills padded
+    slots with 0 instead (``_prepare_position_ids_for_generation``); the real tokens get the
+    same ids. Right padding gives ``0 … k−1`` for the ``k`` real tokens,
     as ``arange`` would; left padding is where ``arange`` and this differ.
 
     During generation the mask grows by a column of ones per new token and the ids are

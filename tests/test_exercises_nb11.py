@@ -78,7 +78,7 @@ def test_the_cases_tell_the_mistakes_apart():
         (lambda mask: np.broadcast_to(np.arange(mask.shape[1]), mask.shape), "arange ids"),
         (lambda mask: np.where(mask == 0, 1, np.cumsum(mask, axis=-1)), "start at 1"),
         (lambda mask: np.cumsum(mask, axis=-1) - 1, "padded slots are −1"),
-        (lambda mask: np.where(mask == 0, 0, np.cumsum(mask, axis=-1) - 1), "transformers 5.x"),
+        (lambda mask: np.where(mask == 0, 0, np.cumsum(mask, axis=-1) - 1), "release 5.23.0"),
     ],
 )
 def test_position_ids_explains_mistakes(function, phrase):

@@ -103,8 +103,8 @@ position_ids = FunctionExercise(
         (_cumsum_only, "The real tokens start at 1: subtract 1 from the cumulative sum so the first is 0."),
         (_no_fill, "The real tokens are right, but the padded slots are −1 or other leftovers of the "
                    "cumulative sum; generate sets them to 1."),
-        (_fill_zero, "That is the convention of transformers 5.x (padded slots 0). The question asks for "
-                     "4.x's, which puts 1 there; the real tokens agree."),
+        (_fill_zero, "That is the convention of transformers release 5.23.0 (padded slots 0). The question "
+                     "asks for 4.x's, which puts 1 there; the real tokens agree."),
     ],
 )
 
