@@ -47,8 +47,8 @@ dynamic     ``factor``, ``original_max_position_embeddings`` (``L``; Hugging
             Face's dynamic NTK; needs ``seq_len``)
 ==========  ====================================================================
 
-ALiBi (Press et al. 2022) has no frequencies: it adds ``−m_h·(i − j)`` to the
-score of query ``i`` and key ``j`` in head ``h``; :func:`alibi_slopes` gives the
+ALiBi (Press et al. 2022) has no frequencies: it adds ``−m_h·(p − q)`` to the
+score of the query at position ``p`` and the key at ``q ≤ p`` in head ``h``; :func:`alibi_slopes` gives the
 slopes ``m_h``.
 """
 
@@ -374,8 +374,8 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     the first ``2^a``: the first, ``2^(−4/2^a)``, lies above every one of them;
     extra slope ``j ≥ 1`` lies between base slopes ``j − 1`` and ``j`` (12 heads:
     ``2^−0.5`` above ``1/2``, then ``2^−1.5``, ``2^−2.5``, ``2^−3.5`` between
-    ``1/2, 1/4, 1/8, 1/16``). Head ``h`` adds ``−m_h·(i − j)`` to the score of
-    query ``i`` and key ``j ≤ i``. Introduced in notebook 09.
+    ``1/2, 1/4, 1/8, 1/16``). Head ``h`` adds ``−m_h·(p − q)`` to the score of
+    the query at ``p`` and the key at ``q ≤ p``. Introduced in notebook 09.
 
     Parameters
     ----------
