@@ -311,10 +311,18 @@ def _added_positions(head: LookBackHead, n: int, positions: np.ndarray | None) -
     ``positions`` is the learned table to use (the head's own, or one being trained).
     """
     if head.variant == "sinusoidal":
-        return sinusoidal_pe(n, head.d_model, base=head.base)
+        return _sinusoidal_table(n, head.d_model, head.base)
     if head.variant == "learned":
         return positions[:n]
     return None
+
+
+@lru_cache(maxsize=16)
+def _sinusoidal_table(n: int, d_model: int, base: float) -> np.ndarray:
+    """``sinusoidal_pe(n, d_model, base=base)``, cached: training adds it at every step."""
+    table = sinusoidal_pe(n, d_model, base=base)
+    table.flags.writeable = False
+    return table
 
 
 @lru_cache(maxsize=16)
@@ -374,6 +382,12 @@ def _exp_shifted(scores: np.ndarray) -> np.ndarray:
     return np.exp(scores - scores.max(axis=-1, keepdims=True))
 
 
+def _softmax(scores: np.ndarray) -> np.ndarray:
+    """Each row's softmax: the attention weights of causal scores."""
+    numerators = _exp_shifted(scores)
+    return numerators / numerators.sum(axis=-1, keepdims=True)
+
+
 def _checked(head: Any, tokens: Any) -> tuple[LookBackHead, np.ndarray]:
     """The head and its tokens, checked; refuses sequences longer than a learned table, or too large."""
     head = _check_head(head)
@@ -386,6 +400,19 @@ def _checked(head: Any, tokens: Any) -> tuple[LookBackHead, np.ndarray]:
         )
     check_table_size(tokens.shape + (max(head.d_model, n),), np.float64, name="attention scores")
     return head, tokens
+
+
+#: Numbers in the largest array of one part of a batch (128 KiB of float64). Outputs, loss and
+#: gradient are computed part by part, whole sequences at a time: bigger temporaries cost up to
+#: five times more per number (measured on notebook 10's d = 32 heads and n = 64 tests).
+_PART_SIZE: int = 16384
+
+
+def _parts(head: LookBackHead, tokens: np.ndarray) -> tuple[slice, ...]:
+    """Slices of whole sequences whose arrays hold at most ``_PART_SIZE`` numbers each."""
+    sequences, n = tokens.shape
+    per_part = max(1, _PART_SIZE // (n * max(n, head.d_model, head.W_q.shape[1])))
+    return tuple(slice(start, start + per_part) for start in range(0, sequences, per_part))
 
 
 def head_inputs(head: LookBackHead, tokens: Any) -> np.ndarray:
@@ -413,8 +440,7 @@ def head_attention(head: LookBackHead, tokens: Any) -> np.ndarray:
 
     Shape ``(sequences, n, n)``. Introduced in notebook 10.
     """
-    numerators = _exp_shifted(head_scores(head, tokens))
-    return numerators / numerators.sum(axis=-1, keepdims=True)
+    return _softmax(head_scores(head, tokens))
 
 
 def head_output(head: LookBackHead, tokens: Any) -> np.ndarray:
@@ -424,9 +450,11 @@ def head_output(head: LookBackHead, tokens: Any) -> np.ndarray:
     distribution. Introduced in notebook 10.
     """
     head, tokens = _checked(head, tokens)
-    weights = head_attention(head, tokens)
-    one_hot = np.eye(head.vocab_size)[tokens]
-    return weights @ one_hot
+    one_hot, outputs = np.eye(head.vocab_size), []
+    for part in _parts(head, tokens):
+        weights = _softmax(_forward(head, tokens[part], head.parameters())[-1])
+        outputs.append(weights @ one_hot[tokens[part]])
+    return np.concatenate(outputs)
 
 
 def _check_targets(targets: Any, tokens: np.ndarray, vocab_size: int) -> np.ndarray:
@@ -482,6 +510,7 @@ class _Task:
     has_target: np.ndarray   # (sequences, n)
     matches: np.ndarray      # (sequences, n, n): key q ≤ p holds the target of query p
     count: int               # positions with a target: the N of the mean
+    parts: tuple[slice, ...]  # the batch in parts of whole sequences (see _PART_SIZE)
 
     @classmethod
     def of(cls, head: LookBackHead, tokens: Any, targets: Any) -> _Task:
@@ -498,7 +527,7 @@ class _Task:
                 f"not among tokens[{b}, :{p + 1}], so its loss would be infinite "
                 "(use look_back_targets(tokens, k))"
             )
-        return cls(tokens, has_target, matches, int(has_target.sum()))
+        return cls(tokens, has_target, matches, int(has_target.sum()), _parts(head, tokens))
 
 
 #: Below this, the weight on the target's keys is recomputed in log space (see ``_loss_and_gradient``).
@@ -509,12 +538,26 @@ def _loss_and_gradient(
     head: LookBackHead, parameters: dict[str, np.ndarray], task: _Task
 ) -> tuple[float, dict[str, np.ndarray]]:
     """The mean loss and its gradient, for ``head`` with its trained arrays replaced by ``parameters``."""
-    inputs, rotations, queries, keys, scores = _forward(head, task.tokens, parameters)
-    has_target, matches = task.has_target, task.matches
+    loss, gradient = 0.0, {}
+    for part in task.parts:
+        part_loss, part_gradient = _part_loss_and_gradient(head, parameters, task, part)
+        loss += part_loss
+        for name, array in part_gradient.items():
+            gradient[name] = gradient[name] + array if name in gradient else array
+    return loss, gradient
+
+
+def _part_loss_and_gradient(
+    head: LookBackHead, parameters: dict[str, np.ndarray], task: _Task, part: slice
+) -> tuple[float, dict[str, np.ndarray]]:
+    """The sequences ``part`` of the batch: their terms of the mean loss and of its gradient."""
+    inputs, rotations, queries, keys, scores = _forward(head, task.tokens[part], parameters)
+    has_target, matches = task.has_target[part], task.matches[part]
     numerators = _exp_shifted(scores)
-    total = numerators.sum(axis=-1)
+    ones = np.ones(scores.shape[-1])                # row sums as products: several times faster
+    total = numerators @ ones
     on_target = numerators * matches
-    target_total = on_target.sum(axis=-1)
+    target_total = on_target @ ones
     lost = has_target & (target_total < _UNDERFLOW)
     target_total[~has_target | lost] = 1.0          # placeholders: rows without a target, lost rows
     # −log o_p[y] = log Σ_all − log Σ_target;  ∂/∂s = A − R, R = A on the target's keys, renormalised
@@ -534,15 +577,14 @@ def _loss_and_gradient(
 
     grad_queries = _rotate(grad_scores @ keys * (1.0 / np.sqrt(queries.shape[-1])), rotations, back=True)
     grad_keys = _rotate(np.swapaxes(grad_scores, -1, -2) @ queries, rotations, back=True)
-    flat_inputs = inputs.reshape(-1, inputs.shape[-1]).T
-    gradient = {
-        "W_q": flat_inputs @ grad_queries.reshape(-1, grad_queries.shape[-1]),
-        "W_k": flat_inputs @ grad_keys.reshape(-1, grad_keys.shape[-1]),
-    }
+    # Σ over sequences of Xᵀ ∂Q, one small product per sequence: one long product over all positions
+    # would be large enough for OpenBLAS to start threads, which costs far more than it saves here
+    inputs_t = np.swapaxes(inputs, 1, 2)
+    gradient = {"W_q": (inputs_t @ grad_queries).sum(axis=0), "W_k": (inputs_t @ grad_keys).sum(axis=0)}
     if "positions" in parameters:
         grad_inputs = grad_queries @ parameters["W_q"].T + grad_keys @ parameters["W_k"].T
         table_gradient = np.zeros_like(parameters["positions"])
-        table_gradient[: task.tokens.shape[1]] = grad_inputs.sum(axis=0)
+        table_gradient[: inputs.shape[1]] = grad_inputs.sum(axis=0)
         gradient["positions"] = table_gradient
     return loss, gradient
 

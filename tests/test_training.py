@@ -282,6 +282,24 @@ def test_training_is_adam_on_the_checked_gradient(variant):
     assert run.head.trainable == head.trainable and np.array_equal(run.head.embeddings, head.embeddings)
 
 
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_parts_of_a_batch_change_nothing_but_rounding(variant, monkeypatch):
+    # Outputs, loss and gradient are computed a few sequences at a time (training._PART_SIZE);
+    # one sequence per part must give the same numbers as the whole batch at once.
+    import pe_utils.training as training
+
+    tokens, targets = look_back_task(7, 9, 5, offset=3, seed=4)
+    head = init_head(variant, 5, 6, n_positions=9, seed=6)
+    whole = head_output(head, tokens), look_back_loss_and_gradient(head, tokens, targets)
+    monkeypatch.setattr(training, "_PART_SIZE", 1)
+    assert len(training._parts(head, tokens)) == 7
+    parts = head_output(head, tokens), look_back_loss_and_gradient(head, tokens, targets)
+    np.testing.assert_allclose(parts[0], whole[0], rtol=1e-12, atol=1e-15)
+    assert parts[1][0] == pytest.approx(whole[1][0], rel=1e-12)
+    for name, array in whole[1][1].items():
+        np.testing.assert_allclose(parts[1][1][name], array, rtol=1e-10, atol=1e-15)
+
+
 def test_targets_the_head_cannot_see_are_refused():
     head = init_head("none", 4, 4, seed=0)
     tokens = np.array([[0, 1, 2, 3]])
