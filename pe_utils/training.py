@@ -301,8 +301,11 @@ def _check_head(head: Any) -> LookBackHead:
 
 
 # --- how a head sees positions: the one place that says what each variant does ---------------
-# A new variant (notebook 13's partial RoPE, say) needs a branch in these two functions, its name
-# in VARIANTS, and its arrays in LookBackHead and init_head; the loss, gradient and training follow.
+# A new variant needs its name in VARIANTS, its arrays in LookBackHead and init_head, and a branch in
+# these two functions: what it adds to E[t_p], and how it turns queries and keys. A rotation that
+# depends on more than (variant, base, d_k, n), such as partial RoPE's share of rotated pairs,
+# becomes one more argument of _rotations (it is cached on its arguments). The loss, its gradient,
+# the outputs and training use only these two functions, so they follow unchanged.
 
 
 def _added_positions(head: LookBackHead, n: int, positions: np.ndarray | None) -> np.ndarray | None:
