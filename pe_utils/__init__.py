@@ -15,9 +15,11 @@ One module per idea, in the order the notebooks introduce them:
 - ``rope``        (08) rotary position embedding: rotate instead of add
 - ``context``     (09) context-extension rules as frequency rescaling; ALiBi slopes
 - ``training``    (10) a head that learns to look back: task, gradient, Adam, training
+- ``pipeline``    (11) positions from the attention mask, a decoder with a KV cache, packing,
+  converting a checkpoint between pairings
 - ``beyond_text`` (12) diffusion timesteps, image grids, Fourier features, RoPE on several
   axes, and one parametrised table for every convention (the Rosetta stone)
-- ``explorers``   (03, 04, 05, 09) figures with sliders that run in the browser (Vega-Lite);
+- ``explorers``   (03, 04, 05, 09, 12) figures with sliders that run in the browser (Vega-Lite);
   imported on its own: ``from pe_utils import explorers``
 - ``exercises``   the "Check yourself" checkers, one module ``nbNN`` per notebook
 """
@@ -76,6 +78,18 @@ from .encoding import (
     wavelengths,
 )
 from .notebook import setup_notebook
+from .pipeline import (
+    DecoderWeights,
+    KVCache,
+    block_causal_mask,
+    decode_step,
+    decoder_forward,
+    decoder_weights,
+    packed_positions,
+    permute_qk_rows,
+    positions_from_mask,
+    prefill,
+)
 from .plotting import show_figure
 from .precision import encode_with_angle_dtype, reference_encoding, round_to_bfloat16
 from .rope import rope
@@ -94,7 +108,9 @@ __version__ = "1.0.0"
 
 __all__ = [
     "CONVENTIONS",
+    "DecoderWeights",
     "EncoderWeights",
+    "KVCache",
     "LAYOUTS",
     "LookBackHead",
     "MAX_TABLE_BYTES",
@@ -105,10 +121,14 @@ __all__ = [
     "attention_weights",
     "axial_rope_frequencies",
     "binary_codes",
+    "block_causal_mask",
     "commuting_part",
     "commuting_share",
     "convention_table",
     "convert_layout",
+    "decode_step",
+    "decoder_forward",
+    "decoder_weights",
     "detect_convention",
     "encode_positions",
     "encode_with_angle_dtype",
@@ -132,7 +152,11 @@ __all__ = [
     "mrope_frequencies",
     "nerf_encoding",
     "octave_frequencies",
+    "packed_positions",
     "permutation_matrix",
+    "permute_qk_rows",
+    "positions_from_mask",
+    "prefill",
     "reference_encoding",
     "ridge_predict",
     "rope",

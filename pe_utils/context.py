@@ -4,9 +4,12 @@ Every rule of this module is a rescaling of each pair's frequency
 ``ω_i = base^(−2i/d)``: pair ``i`` turns by ``ω'_i = ω_i / factor_i`` radians per
 position instead, where the rule decides the divisor ``factor_i`` from the
 pair's wavelength ``λ_i = 2π/ω_i`` and the original (trained) context length
-``L``. For ``factor ≥ 1`` every divisor lies in ``[1, factor]`` (pairs only slow
+``L``. For ``factor ≥ 1`` every divisor of the static rules (``"linear"``,
+``"ntk"``, ``"yarn"``, ``"llama3"``) lies in ``[1, factor]`` (pairs only slow
 down); a ``factor`` below 1, which Hugging Face warns about but this module
-accepts, speeds pairs up instead: every divisor lies in ``[factor, 1]``.
+accepts, speeds pairs up instead: every divisor lies in ``[factor, 1]``. The
+``"dynamic"`` rule also depends on the current length ``n``: past ``L`` its last
+pair is divided by ``s·n/L − (s − 1)``, which exceeds ``s`` once ``n > (2 − 1/s)·L`` (for ``s > 0``).
 
 The ``scaling`` dictionaries borrow the names of Hugging Face's ``rope_scaling``
 (``rope_parameters`` in release 5.x): the keys ``rope_type``, ``factor``,
@@ -18,7 +21,17 @@ release 5.23.0; YaRN's ``original_max_position_embeddings`` and ``truncate`` onl
 the release). ``"ntk"`` is the course's own name for the *static* NTK-aware rule
 (bloc97 2023; jquesnelle/yarn ``LlamaNTKScaledRotaryEmbedding``): Hugging Face has
 no such type, only ``"dynamic"``, which recomputes the factor from the current
-length (notebook 09 checks its formula; this module does not implement it).
+length ``n`` (``seq_len``; notebook 09 checks its formula, notebook 11 what it does
+to a KV cache).
+
+``"dynamic"`` follows Hugging Face's ``_compute_dynamic_ntk_parameters``
+(``modeling_rope_utils.py`` at commit ``ef468064``, the same formula in release
+5.23.0), with one difference of naming: Hugging Face takes ``L`` from the model
+config's ``max_position_embeddings`` (a TODO there says it should use
+``original_max_position_embeddings``; its validation accepts that key for
+``"dynamic"`` as optional and the formula never reads it). Here ``L`` is
+``scaling["original_max_position_embeddings"]``, required: that use of the key
+is the course's own.
 
 ==========  ====================================================================
 rope_type   keys
@@ -30,10 +43,12 @@ yarn        ``factor``, ``original_max_position_embeddings``; optional
             (Peng et al. 2023)
 llama3      ``factor``, ``low_freq_factor``, ``high_freq_factor``,
             ``original_max_position_embeddings`` (Llama 3.1)
+dynamic     ``factor``, ``original_max_position_embeddings`` (``L``; Hugging
+            Face's dynamic NTK; needs ``seq_len``)
 ==========  ====================================================================
 
-ALiBi (Press et al. 2022) has no frequencies: it adds ``−m_h·(i − j)`` to the
-score of query ``i`` and key ``j`` in head ``h``; :func:`alibi_slopes` gives the
+ALiBi (Press et al. 2022) has no frequencies: it adds ``−m_h·(p − q)`` to the
+score of the query at position ``p`` and the key at ``q ≤ p`` in head ``h``; :func:`alibi_slopes` gives the
 slopes ``m_h``.
 """
 
@@ -66,7 +81,11 @@ RULES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
         ("rope_type", "factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
         {},
     ),
+    "dynamic": (("rope_type", "factor", "original_max_position_embeddings"), {}),
 }
+
+#: The rules whose frequencies depend on the current length ``seq_len`` as well.
+LENGTH_DEPENDENT_RULES: tuple[str, ...] = ("dynamic",)
 
 
 def _positive_real(value: Any, key: str) -> float:
@@ -118,9 +137,9 @@ def _check_scaling(scaling: Any, d_model: int) -> dict[str, Any] | None:
         )
     checked: dict[str, Any] = {**optional, **scaling}
     checked["factor"] = _positive_real(scaling["factor"], "factor")
-    if rope_type == "ntk" and d_model <= 2:
+    if rope_type in ("ntk", "dynamic") and d_model <= 2:
         raise ValueError(
-            f'rope_type "ntk" needs d_model > 2 (its exponent is d/(d−2)), got d_model={d_model}'
+            f'rope_type "{rope_type}" needs d_model > 2 (its exponent is d/(d−2)), got d_model={d_model}'
         )
     if "original_max_position_embeddings" in required:
         checked["original_max_position_embeddings"] = check_positive_count(
@@ -196,7 +215,36 @@ def _llama3(omega: np.ndarray, rule: dict[str, Any]) -> np.ndarray:
     return np.where(in_band, (1.0 - smooth) * omega / factor + smooth * omega, scaled)
 
 
-def rope_frequencies(d_model: int, *, base: float = 10000.0, scaling: Any = None) -> np.ndarray:
+def _check_seq_len(seq_len: Any, rule: dict[str, Any] | None) -> int | None:
+    """``seq_len`` as an int where the rule needs it; refused where it would be ignored."""
+    needs = rule is not None and rule["rope_type"] in LENGTH_DEPENDENT_RULES
+    if seq_len is None:
+        if needs:
+            raise ValueError(
+                f'seq_len is required for scaling rope_type {rule["rope_type"]!r}: its frequencies '
+                "depend on the current length n (pass seq_len=n)"
+            )
+        return None
+    if not needs:
+        used_by = ", ".join(repr(name) for name in LENGTH_DEPENDENT_RULES)
+        raise ValueError(
+            f"seq_len is used only by scaling rope_type {used_by}; it would change nothing here "
+            f"(got seq_len={seq_len!r} with scaling={None if rule is None else rule['rope_type']!r})"
+        )
+    return check_positive_count(seq_len, "seq_len")
+
+
+def _dynamic_base(base: float, d_model: int, rule: dict[str, Any], seq_len: int) -> float:
+    """Hugging Face's dynamic NTK base at length ``n``: unchanged for ``n ≤ L``."""
+    factor, length = rule["factor"], rule["original_max_position_embeddings"]
+    if seq_len <= length:
+        return base
+    return base * (factor * seq_len / length - (factor - 1.0)) ** (d_model / (d_model - 2))
+
+
+def rope_frequencies(
+    d_model: int, *, base: float = 10000.0, scaling: Any = None, seq_len: Any = None
+) -> np.ndarray:
     """Return the ``d/2`` RoPE frequencies ``ω'_i`` after a context-extension rule.
 
     With ``s = scaling["factor"]``, ``ω_i = base^(−2i/d)``, ``λ_i = 2π/ω_i`` and
@@ -222,8 +270,14 @@ def rope_frequencies(d_model: int, *, base: float = 10000.0, scaling: Any = None
     - ``"llama3"`` (Llama 3.1): with ``α = low_freq_factor``, ``β = high_freq_factor``:
       ``ω'_i = ω_i`` if ``λ_i < L/β``; ``ω_i/s`` if ``λ_i > L/α``; otherwise
       ``(1 − t)·ω_i/s + t·ω_i`` with ``t = (L/λ_i − α)/(β − α)``.
+    - ``"dynamic"`` (Hugging Face's dynamic NTK, at the current length ``n = seq_len``):
+      for ``n > L`` a new base ``base·(s·n/L − (s − 1))^(d/(d−2))``, so
+      ``ω'_i = ω_i·(s·n/L − (s − 1))^(−2i/(d−2))``; for ``n ≤ L`` nothing changes. At
+      ``n = sL`` the bracket is ``s² − s + 1`` (the NTK "alpha"), so the base is
+      multiplied by ``(s² − s + 1)^(d/(d−2))``. (In Hugging Face ``L`` is the config's
+      ``max_position_embeddings``; see the module docstring.)
 
-    Introduced in notebook 09.
+    Introduced in notebook 09 (``"dynamic"`` and ``seq_len`` in notebook 11).
 
     Parameters
     ----------
@@ -236,7 +290,11 @@ def rope_frequencies(d_model: int, *, base: float = 10000.0, scaling: Any = None
         and greater than 0 (below 1, which Hugging Face warns about, the pairs speed
         up: each divisor lies in ``[s, 1]``, not ``[1, s]``); for ``"yarn"``,
         ``beta_fast > beta_slow > 0`` and ``L > 2π·beta_slow``; for ``"llama3"``,
-        ``high_freq_factor > low_freq_factor > 0``.
+        ``high_freq_factor > low_freq_factor > 0``; ``"ntk"`` and ``"dynamic"`` need
+        ``d_model > 2``.
+    seq_len : int, optional
+        The current length ``n``, a positive integer: required for ``"dynamic"``,
+        refused for every other rule (it would change nothing).
 
     Returns
     -------
@@ -246,12 +304,13 @@ def rope_frequencies(d_model: int, *, base: float = 10000.0, scaling: Any = None
     Raises
     ------
     ValueError, TypeError
-        For an unknown ``rope_type``, a missing or unknown key, or a bad value;
-        the message names the key.
+        For an unknown ``rope_type``, a missing or unknown key, or a bad value
+        (the message names the key); for a missing, bad or unused ``seq_len``.
     """
     d_model = check_d_model(d_model)
     base = check_base(base)
     rule = _check_scaling(scaling, d_model)
+    seq_len = _check_seq_len(seq_len, rule)
     check_table_size((d_model // 2,), np.float64, name="frequencies")
     omega = frequencies(d_model, base)
     if rule is None:
@@ -265,6 +324,9 @@ def rope_frequencies(d_model: int, *, base: float = 10000.0, scaling: Any = None
         return new_base ** (-2.0 * np.arange(d_model // 2, dtype=np.float64) / d_model)
     if rope_type == "yarn":
         return _yarn(omega, d_model, base, rule)
+    if rope_type == "dynamic":
+        new_base = _dynamic_base(base, d_model, rule, seq_len)
+        return new_base ** (-2.0 * np.arange(d_model // 2, dtype=np.float64) / d_model)
     return _llama3(omega, rule)
 
 
@@ -312,8 +374,8 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     the first ``2^a``: the first, ``2^(−4/2^a)``, lies above every one of them;
     extra slope ``j ≥ 1`` lies between base slopes ``j − 1`` and ``j`` (12 heads:
     ``2^−0.5`` above ``1/2``, then ``2^−1.5``, ``2^−2.5``, ``2^−3.5`` between
-    ``1/2, 1/4, 1/8, 1/16``). Head ``h`` adds ``−m_h·(i − j)`` to the score of
-    query ``i`` and key ``j ≤ i``. Introduced in notebook 09.
+    ``1/2, 1/4, 1/8, 1/16``). Head ``h`` adds ``−m_h·(p − q)`` to the score of
+    the query at ``p`` and the key at ``q ≤ p``. Introduced in notebook 09.
 
     Parameters
     ----------

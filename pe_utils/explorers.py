@@ -35,7 +35,7 @@ import numbers
 from typing import Any
 
 from ._checks import _is_integer, check_base, check_d_model, check_positive_count
-from .context import RULES, _check_scaling
+from .context import LENGTH_DEPENDENT_RULES, RULES, _check_scaling
 
 #: The MIME type JupyterLab 4 renders with Vega-Lite 5 (its built-in vega5 extension).
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
@@ -43,8 +43,9 @@ VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 VEGALITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 #: Text form of an explorer (compared by nbval): this prefix, then its description.
 TEXT_PREFIX = "[interactive figure] "
-#: The context-extension rules of :func:`scaling_explorer`, as Hugging Face's ``rope_type``.
-SCALING_RULES: tuple[str, ...] = tuple(RULES)
+#: The context-extension rules of :func:`scaling_explorer`, as Hugging Face's ``rope_type``: the
+#: static ones (``"dynamic"`` also depends on the current length, which the chart has no slider for).
+SCALING_RULES: tuple[str, ...] = tuple(rule for rule in RULES if rule not in LENGTH_DEPENDENT_RULES)
 _FONT_SIZES = {"title": 14, "axis": 12, "labels": 11}
 
 

@@ -19,6 +19,15 @@ through the offset ``k = q − p``.
 Relation to notebook 04: ``T_k`` acts on ``(sin, cos)`` pairs with blocks
 ``[[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]] = R(kω_i)ᵀ``, so
 ``R_p = T_pᵀ = T_{−p}`` (in either layout, with ``shift_matrix``'s layout).
+
+Partial rotary (notebook 11): many models rotate only the first ``r`` dimensions
+of each head and pass the other ``d − r`` through, with the frequencies of an
+``r``-dimensional RoPE, ``base^(−2i/r)``. GPT-J (``rotary_dim``) pairs them
+interleaved; GPT-NeoX (``rotary_pct``: 24 of 96 per head in NeoX-20B), Phi
+(``partial_rotary_factor``) and Hugging Face's default rope type pair them in
+halves *within* the first ``r`` dimensions (partial half-split). Not every
+convention does this: Hugging Face's "proportional" type (Gemma 4, release 5.x)
+takes the exponent over the whole head and gives the other pairs frequency 0.
 """
 
 from __future__ import annotations
@@ -27,8 +36,31 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_base, check_finite_array, check_layout, check_rows, check_table_size
+from ._checks import (
+    _is_integer,
+    check_base,
+    check_finite_array,
+    check_layout,
+    check_rows,
+    check_table_size,
+)
 from .context import rope_frequencies
+
+
+def check_rotary_dims(rotary_dims: Any, d_model: int) -> int:
+    """Return ``rotary_dims`` as an int if it is even and ``2 ≤ rotary_dims ≤ d_model``."""
+    if not _is_integer(rotary_dims):
+        raise TypeError(
+            f"rotary_dims must be None or an even integer from 2 to d_model = {d_model}, got "
+            f"{rotary_dims!r} of type {type(rotary_dims).__name__}"
+        )
+    rotary_dims = int(rotary_dims)
+    if rotary_dims < 2 or rotary_dims > d_model or rotary_dims % 2:
+        raise ValueError(
+            f"rotary_dims must be None or an even integer from 2 to d_model = {d_model} "
+            f"(the dimensions rotated, in pairs), got {rotary_dims}"
+        )
+    return rotary_dims
 
 
 def rope(
@@ -38,6 +70,8 @@ def rope(
     base: float = 10000.0,
     layout: str = "interleaved",
     scaling: Any = None,
+    rotary_dims: Any = None,
+    seq_len: Any = None,
 ) -> np.ndarray:
     """Rotate each row of ``x`` by ``R_p = T_{−p}``, where ``p`` is that row's position.
 
@@ -62,6 +96,12 @@ def rope(
     ``pe_utils.context.rope_frequencies(d, base=base, scaling=scaling)``:
     ``base^(−2i/d)`` for ``scaling=None``. Introduced in notebook 08.
 
+    With ``rotary_dims = r`` (partial rotary, notebook 11) only the first ``r``
+    dimensions are rotated, as an ``r``-dimensional RoPE: frequencies
+    ``rope_frequencies(r, …)`` (``base^(−2i/r)``), pairs ``(2i, 2i+1)`` (GPT-J) or
+    ``(i, i + r/2)`` (GPT-NeoX, Phi) of those ``r`` dimensions; dimensions
+    ``r … d−1`` are returned unchanged, so they carry no position.
+
     Parameters
     ----------
     x : array, shape (..., d)
@@ -74,6 +114,11 @@ def rope(
     layout : {"interleaved", "concatenated"}
     scaling : None or dict
         A context-extension rule, passed to ``rope_frequencies`` (notebook 09).
+    rotary_dims : int, optional
+        Even, from 2 to ``d``: rotate only the first ``rotary_dims`` dimensions.
+        ``None`` (the default) rotates all ``d``.
+    seq_len : int, optional
+        The current length, for ``scaling`` of type ``"dynamic"`` only.
 
     Returns
     -------
@@ -84,6 +129,7 @@ def rope(
     positions = check_finite_array(positions, "positions")
     base = check_base(base)
     layout = check_layout(layout)
+    rotated = d_model if rotary_dims is None else check_rotary_dims(rotary_dims, d_model)
     rows_shape = x.shape[:-1]
     try:
         fits = np.broadcast_shapes(rows_shape, positions.shape) == rows_shape
@@ -96,16 +142,16 @@ def rope(
         )
     check_table_size(x.shape, np.float64, name="rotated rows")
 
-    omega = rope_frequencies(d_model, base=base, scaling=scaling)
+    omega = rope_frequencies(rotated, base=base, scaling=scaling, seq_len=seq_len)
     angles = np.multiply.outer(positions, omega)  # float64 angles: the safe recipe
     cos, sin = np.cos(angles), np.sin(angles)
-    half = d_model // 2
-    if layout == "interleaved":
-        first, second = slice(0, None, 2), slice(1, None, 2)
-    else:
-        first, second = slice(0, half), slice(half, None)
+    half = rotated // 2
+    if layout == "interleaved":  # pairs (2i, 2i+1) of the rotated dimensions
+        first, second = slice(0, rotated, 2), slice(1, rotated, 2)
+    else:  # pairs (i, i + r/2) within the rotated dimensions
+        first, second = slice(0, half), slice(half, rotated)
     u, v = x[..., first], x[..., second]
-    out = np.empty(x.shape)
+    out = x.copy()  # dimensions r … d−1 pass through unchanged
     out[..., first] = cos * u - sin * v
     out[..., second] = sin * u + cos * v
     return out

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -49,7 +50,7 @@ from ._checks import (
     check_table_size,
 )
 from .encoding import sinusoidal_pe
-from .rope import rope
+from .rotation import shift_matrix
 from .similarity import commuting_part
 
 #: The four ways of giving the head positions, in the order notebook 10 trains them.
@@ -61,15 +62,16 @@ NO_TARGET: int = -1
 MAX_STEPS: int = 100_000
 
 
-def _check_tokens(tokens: Any, vocab_size: int | None = None) -> np.ndarray:
+def _check_tokens(tokens: Any, vocab_size: int | None = None, *, stacked: bool = False) -> np.ndarray:
     array = np.asarray(tokens)
     if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.integer):
         raise TypeError(f"tokens must be an integer array of token ids, got dtype {array.dtype}")
-    if array.ndim != 2:
-        raise ValueError(f"tokens must be a 2-D array (sequences, length), got shape {array.shape}")
-    if array.shape[0] == 0:
-        raise ValueError("tokens must hold at least one sequence, got an empty batch")
-    if array.shape[1] == 0:
+    if array.ndim != 2 + stacked:
+        axes = "(heads, sequences, length)" if stacked else "(sequences, length)"
+        raise ValueError(f"tokens must be a {2 + stacked}-D array {axes}, got shape {array.shape}")
+    if 0 in array.shape[:-1]:
+        raise ValueError(f"tokens must hold at least one sequence, got an empty batch of shape {array.shape}")
+    if array.shape[-1] == 0:
         raise ValueError("tokens must hold sequences of length at least 1, got length 0")
     if np.any(array < 0) or (vocab_size is not None and np.any(array >= vocab_size)):
         raise ValueError(
@@ -298,6 +300,124 @@ def _check_head(head: Any) -> LookBackHead:
     return head
 
 
+# --- how a head sees positions: the one place that says what each variant does ---------------
+# A new variant needs its name in VARIANTS, its arrays in LookBackHead and init_head, and a branch in
+# these two functions: what it adds to E[t_p], and how it turns queries and keys. A rotation that
+# depends on more than (variant, base, d_k, n), such as partial RoPE's share of rotated pairs,
+# becomes one more argument of _rotations (it is cached on its arguments). The loss, its gradient,
+# the outputs and training use only these two functions, so they follow unchanged.
+
+
+def _added_positions(head: LookBackHead, n: int, positions: np.ndarray | None) -> np.ndarray | None:
+    """What the head adds to ``E[t_p]`` at positions ``0 … n−1``: ``PE``, learned rows, or ``None``.
+
+    ``positions`` is the learned table to use (the head's own, or one being trained).
+    """
+    if head.variant == "sinusoidal":
+        return _sinusoidal_table(n, head.d_model, head.base)
+    if head.variant == "learned":
+        return positions[:n]
+    return None
+
+
+@lru_cache(maxsize=16)
+def _sinusoidal_table(n: int, d_model: int, base: float) -> np.ndarray:
+    """``sinusoidal_pe(n, d_model, base=base)``, cached: training adds it at every step."""
+    table = sinusoidal_pe(n, d_model, base=base)
+    table.flags.writeable = False
+    return table
+
+
+@lru_cache(maxsize=16)
+def _rotations(variant: str, base: float, d_k: int, n: int) -> np.ndarray | None:
+    """How a head turns the query and key of position ``p``: ``R_p``, shape ``(n, d_k, d_k)``, or ``None``.
+
+    A row ``u`` at position ``p`` becomes ``u @ R_p`` with ``R_p = shift_matrix(p)``,
+    which is ``rope(u, p)`` (notebook 08: ``R_p = T_{−p}``, written for row vectors).
+    """
+    if variant != "rope":
+        return None
+    rotations = np.stack([shift_matrix(p, d_k, base=base) for p in range(n)])
+    rotations.flags.writeable = False          # cached: shared by every call
+    return rotations
+
+
+def _rotate(rows: np.ndarray, rotations: np.ndarray | None, *, back: bool = False) -> np.ndarray:
+    """``rows[:, p] @ R_p``, or ``@ R_pᵀ`` (the inverse) with ``back``; rows ``(sequences, n, d_k)``."""
+    if rotations is None:
+        return rows
+    matrices = np.swapaxes(rotations, -1, -2) if back else rotations
+    # positions first: one (sequences × d_k)(d_k × d_k) product per position
+    return np.swapaxes(np.swapaxes(rows, 0, 1) @ matrices, 0, 1)
+
+
+def _forward(
+    head: LookBackHead, tokens: np.ndarray, parameters: dict[str, np.ndarray]
+) -> tuple[np.ndarray, ...]:
+    """Inputs ``X``, rotations, rotated queries and keys, and the causal scores (``−inf`` for ``q > p``).
+
+    ``tokens`` are checked, ``(sequences, n)``; ``parameters`` are the trained arrays to use.
+    """
+    n = tokens.shape[1]
+    inputs = head.embeddings[tokens]
+    added = _added_positions(head, n, parameters.get("positions"))
+    if added is not None:
+        inputs = inputs + added
+    W_q, W_k = parameters["W_q"], parameters["W_k"]
+    rotations = _rotations(head.variant, head.base, W_q.shape[1], n)
+    queries = _rotate(inputs @ W_q, rotations) * (1.0 / np.sqrt(W_q.shape[1]))   # the 1/√d_k of s_pq
+    keys = _rotate(inputs @ W_k, rotations)
+    scores = queries @ np.swapaxes(keys, -1, -2)
+    scores += _causal_mask(n)
+    return inputs, rotations, queries, keys, scores
+
+
+@lru_cache(maxsize=16)
+def _causal_mask(n: int) -> np.ndarray:
+    """0 on and below the diagonal, ``−inf`` above it (keys after the query)."""
+    mask = np.where(np.tri(n, dtype=bool), 0.0, -np.inf)
+    mask.flags.writeable = False
+    return mask
+
+
+def _exp_shifted(scores: np.ndarray) -> np.ndarray:
+    """``exp(s − max_row s)``: the softmax numerators, with no overflow."""
+    return np.exp(scores - scores.max(axis=-1, keepdims=True))
+
+
+def _softmax(scores: np.ndarray) -> np.ndarray:
+    """Each row's softmax: the attention weights of causal scores."""
+    numerators = _exp_shifted(scores)
+    return numerators / numerators.sum(axis=-1, keepdims=True)
+
+
+def _checked(head: Any, tokens: Any) -> tuple[LookBackHead, np.ndarray]:
+    """The head and its tokens, checked; refuses sequences longer than a learned table, or too large."""
+    head = _check_head(head)
+    tokens = _check_tokens(tokens, head.vocab_size)
+    n = tokens.shape[1]
+    if head.positions is not None and n > head.positions.shape[0]:
+        raise ValueError(
+            f"tokens of length {n} are longer than the learned position table "
+            f"({head.positions.shape[0]} rows): it has no rows for positions ≥ {head.positions.shape[0]}"
+        )
+    check_table_size(tokens.shape + (max(head.d_model, n),), np.float64, name="attention scores")
+    return head, tokens
+
+
+#: Numbers in the largest array of one part of a batch (128 KiB of float64). Outputs, loss and
+#: gradient are computed part by part, whole sequences at a time: bigger temporaries cost up to
+#: five times more per number (measured on notebook 10's d = 32 heads and n = 64 tests).
+_PART_SIZE: int = 16384
+
+
+def _parts(head: LookBackHead, tokens: np.ndarray) -> tuple[slice, ...]:
+    """Slices of whole sequences whose arrays hold at most ``_PART_SIZE`` numbers each."""
+    sequences, n = tokens.shape
+    per_part = max(1, _PART_SIZE // (n * max(n, head.d_model, head.W_q.shape[1])))
+    return tuple(slice(start, start + per_part) for start in range(0, sequences, per_part))
+
+
 def head_inputs(head: LookBackHead, tokens: Any) -> np.ndarray:
     """Return the input rows ``x_p`` of every sequence, shape ``(sequences, n, d)``.
 
@@ -305,30 +425,8 @@ def head_inputs(head: LookBackHead, tokens: Any) -> np.ndarray:
     ``"learned"`` (which refuses sequences longer than its table).
     Introduced in notebook 10.
     """
-    head = _check_head(head)
-    tokens = _check_tokens(tokens, head.vocab_size)
-    n = tokens.shape[1]
-    check_table_size(tokens.shape + (head.d_model,), np.float64, name="head inputs")
-    inputs = head.embeddings[tokens]
-    if head.variant == "sinusoidal":
-        inputs = inputs + sinusoidal_pe(n, head.d_model, base=head.base)
-    elif head.variant == "learned":
-        if n > head.positions.shape[0]:
-            raise ValueError(
-                f"tokens of length {n} are longer than the learned position table "
-                f"({head.positions.shape[0]} rows): it has no rows for positions ≥ {head.positions.shape[0]}"
-            )
-        inputs = inputs + head.positions[:n]
-    return inputs
-
-
-def _queries_keys(head: LookBackHead, inputs: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    queries, keys = inputs @ head.W_q, inputs @ head.W_k
-    if head.variant == "rope":
-        positions = np.arange(inputs.shape[1], dtype=np.float64)
-        queries = rope(queries, positions, base=head.base)
-        keys = rope(keys, positions, base=head.base)
-    return queries, keys
+    head, tokens = _checked(head, tokens)
+    return _forward(head, tokens, head.parameters())[0]
 
 
 def head_scores(head: LookBackHead, tokens: Any) -> np.ndarray:
@@ -336,22 +434,8 @@ def head_scores(head: LookBackHead, tokens: Any) -> np.ndarray:
 
     Shape ``(sequences, n, n)``. Introduced in notebook 10.
     """
-    inputs = head_inputs(head, tokens)
-    n = inputs.shape[1]
-    check_table_size((inputs.shape[0], n, n), np.float64, name="attention scores")
-    queries, keys = _queries_keys(head, inputs)
-    scores = queries @ np.swapaxes(keys, -1, -2) / np.sqrt(head.W_q.shape[1])
-    return np.where(np.tri(n, dtype=bool), scores, -np.inf)
-
-
-def _logsumexp_rows(scores: np.ndarray) -> np.ndarray:
-    largest = scores.max(axis=-1, keepdims=True)
-    return largest[..., 0] + np.log(np.sum(np.exp(scores - largest), axis=-1))
-
-
-def _softmax_rows(scores: np.ndarray) -> np.ndarray:
-    shifted = np.exp(scores - scores.max(axis=-1, keepdims=True))
-    return shifted / shifted.sum(axis=-1, keepdims=True)
+    head, tokens = _checked(head, tokens)
+    return _forward(head, tokens, head.parameters())[-1]
 
 
 def head_attention(head: LookBackHead, tokens: Any) -> np.ndarray:
@@ -359,7 +443,7 @@ def head_attention(head: LookBackHead, tokens: Any) -> np.ndarray:
 
     Shape ``(sequences, n, n)``. Introduced in notebook 10.
     """
-    return _softmax_rows(head_scores(head, tokens))
+    return _softmax(head_scores(head, tokens))
 
 
 def head_output(head: LookBackHead, tokens: Any) -> np.ndarray:
@@ -368,10 +452,12 @@ def head_output(head: LookBackHead, tokens: Any) -> np.ndarray:
     Shape ``(sequences, n, vocab_size)``; every ``o_p`` is a probability
     distribution. Introduced in notebook 10.
     """
-    tokens = _check_tokens(tokens)
-    weights = head_attention(head, tokens)
-    one_hot = np.eye(head.vocab_size)[tokens]
-    return weights @ one_hot
+    head, tokens = _checked(head, tokens)
+    one_hot, outputs = np.eye(head.vocab_size), []
+    for part in _parts(head, tokens):
+        weights = _softmax(_forward(head, tokens[part], head.parameters())[-1])
+        outputs.append(weights @ one_hot[tokens[part]])
+    return np.concatenate(outputs)
 
 
 def _check_targets(targets: Any, tokens: np.ndarray, vocab_size: int) -> np.ndarray:
@@ -400,7 +486,6 @@ def look_back_predictions(head: LookBackHead, tokens: Any) -> np.ndarray:
     depending on the order the CPU adds them, and the tie rule must not
     depend on that. Shape ``(sequences, n)``. Introduced in notebook 10.
     """
-    head = _check_head(head)
     outputs = head_output(head, tokens)
     tied_with_best = outputs >= outputs.max(axis=-1, keepdims=True) - TIE_TOLERANCE
     return np.argmax(tied_with_best, axis=-1)   # the first True: the smallest tied token id
@@ -420,6 +505,93 @@ def look_back_accuracy(head: LookBackHead, tokens: Any, targets: Any) -> float:
     return float(np.mean(predictions[has_target] == targets[has_target]))
 
 
+@dataclass(frozen=True)
+class _Task:
+    """Checked training data, with what the loss needs that does not change from step to step."""
+
+    tokens: np.ndarray       # (sequences, n)
+    has_target: np.ndarray   # (sequences, n)
+    matches: np.ndarray      # (sequences, n, n): key q ≤ p holds the target of query p
+    count: int               # positions with a target: the N of the mean
+    parts: tuple[slice, ...]  # the batch in parts of whole sequences (see _PART_SIZE)
+
+    @classmethod
+    def of(cls, head: LookBackHead, tokens: Any, targets: Any) -> _Task:
+        head, tokens = _checked(head, tokens)
+        targets = _check_targets(targets, tokens, head.vocab_size)
+        has_target = targets != NO_TARGET
+        matches = tokens[:, None, :] == targets[:, :, None]
+        matches &= np.tri(tokens.shape[1], dtype=bool) & has_target[:, :, None]
+        unreachable = has_target & ~matches.any(axis=-1)
+        if np.any(unreachable):
+            b, p = (int(i) for i in np.argwhere(unreachable)[0])
+            raise ValueError(
+                f"targets must be tokens the head can see: targets[{b}, {p}] = {int(targets[b, p])} is "
+                f"not among tokens[{b}, :{p + 1}], so its loss would be infinite "
+                "(use look_back_targets(tokens, k))"
+            )
+        return cls(tokens, has_target, matches, int(has_target.sum()), _parts(head, tokens))
+
+
+#: Below this, the weight on the target's keys is recomputed in log space (see ``_loss_and_gradient``).
+_UNDERFLOW: float = 1e-280
+
+
+def _loss_and_gradient(
+    head: LookBackHead, parameters: dict[str, np.ndarray], task: _Task
+) -> tuple[float, dict[str, np.ndarray]]:
+    """The mean loss and its gradient, for ``head`` with its trained arrays replaced by ``parameters``."""
+    loss, gradient = 0.0, {}
+    for part in task.parts:
+        part_loss, part_gradient = _part_loss_and_gradient(head, parameters, task, part)
+        loss += part_loss
+        for name, array in part_gradient.items():
+            gradient[name] = gradient[name] + array if name in gradient else array
+    return loss, gradient
+
+
+def _part_loss_and_gradient(
+    head: LookBackHead, parameters: dict[str, np.ndarray], task: _Task, part: slice
+) -> tuple[float, dict[str, np.ndarray]]:
+    """The sequences ``part`` of the batch: their terms of the mean loss and of its gradient."""
+    inputs, rotations, queries, keys, scores = _forward(head, task.tokens[part], parameters)
+    has_target, matches = task.has_target[part], task.matches[part]
+    numerators = _exp_shifted(scores)
+    ones = np.ones(scores.shape[-1])                # row sums as products: several times faster
+    total = numerators @ ones
+    on_target = numerators * matches
+    target_total = on_target @ ones
+    lost = has_target & (target_total < _UNDERFLOW)
+    target_total[~has_target | lost] = 1.0          # placeholders: rows without a target, lost rows
+    # −log o_p[y] = log Σ_all − log Σ_target;  ∂/∂s = A − R, R = A on the target's keys, renormalised
+    row_loss = np.log(total) - np.log(target_total)
+    per_target = has_target / task.count             # each target's share of the mean
+    grad_scores = numerators * (per_target / total)[..., None]
+    grad_scores -= on_target * (per_target / target_total)[..., None]
+    if np.any(lost):
+        # the target's weight underflowed: redo those rows in log space, exact however small it is
+        matched = np.where(matches[lost], scores[lost], -np.inf)
+        largest = matched.max(axis=-1, keepdims=True)
+        log_target = largest[..., 0] + np.log(np.sum(np.exp(matched - largest), axis=-1))
+        row_loss[lost] = scores[lost].max(axis=-1) + np.log(total[lost]) - log_target
+        restricted = np.exp(matched - log_target[..., None])
+        grad_scores[lost] = (numerators[lost] / total[lost][:, None] - restricted) / task.count
+    loss = float(np.sum(row_loss * has_target)) / task.count
+
+    grad_queries = _rotate(grad_scores @ keys * (1.0 / np.sqrt(queries.shape[-1])), rotations, back=True)
+    grad_keys = _rotate(np.swapaxes(grad_scores, -1, -2) @ queries, rotations, back=True)
+    # Σ over sequences of Xᵀ ∂Q, one small product per sequence: one long product over all positions
+    # would be large enough for OpenBLAS to start threads, which costs far more than it saves here
+    inputs_t = np.swapaxes(inputs, 1, 2)
+    gradient = {"W_q": (inputs_t @ grad_queries).sum(axis=0), "W_k": (inputs_t @ grad_keys).sum(axis=0)}
+    if "positions" in parameters:
+        grad_inputs = grad_queries @ parameters["W_q"].T + grad_keys @ parameters["W_k"].T
+        table_gradient = np.zeros_like(parameters["positions"])
+        table_gradient[: inputs.shape[1]] = grad_inputs.sum(axis=0)
+        gradient["positions"] = table_gradient
+    return loss, gradient
+
+
 def look_back_loss_and_gradient(
     head: LookBackHead, tokens: Any, targets: Any
 ) -> tuple[float, dict[str, np.ndarray]]:
@@ -434,7 +606,8 @@ def look_back_loss_and_gradient(
         ∂W_q = Σ Xᵀ ∂Q,     ∂W_k = Σ Xᵀ ∂K,     ∂P = Σ_sequences (∂Q W_qᵀ + ∂K W_kᵀ).
 
     For ``"rope"`` ``∂Q`` and ``∂K`` are first rotated back by ``−p`` (the
-    transpose of the rotation by ``p``). Introduced in notebook 10.
+    transpose of the rotation by ``p``). :func:`train_head` runs this same
+    computation at every step. Introduced in notebook 10.
 
     Returns
     -------
@@ -442,59 +615,8 @@ def look_back_loss_and_gradient(
     gradient : dict
         One array per name in ``head.trainable``, of that parameter's shape.
     """
-    head = _check_head(head)
-    tokens = _check_tokens(tokens, head.vocab_size)
-    targets = _check_targets(targets, tokens, head.vocab_size)
-    n = tokens.shape[1]
-    check_table_size((tokens.shape[0], n, n), np.float64, name="attention scores")
-    causal = np.tri(n, dtype=bool)
-    has_target = targets != NO_TARGET
-    # matches[b, p, q]: key q carries the target of query p (and q ≤ p)
-    matches = (tokens[:, None, :] == targets[:, :, None]) & causal & has_target[:, :, None]
-    unreachable = has_target & ~matches.any(axis=-1)
-    if np.any(unreachable):
-        b, p = (int(i) for i in np.argwhere(unreachable)[0])
-        raise ValueError(
-            f"targets must be tokens the head can see: targets[{b}, {p}] = {int(targets[b, p])} is not "
-            f"among tokens[{b}, :{p + 1}], so its loss would be infinite (use look_back_targets(tokens, k))"
-        )
-    count = int(has_target.sum())
-    inputs = head_inputs(head, tokens)
-    queries, keys = _queries_keys(head, inputs)
-    scale = 1.0 / np.sqrt(head.W_q.shape[1])
-    scores = queries @ np.swapaxes(keys, -1, -2) * scale
-    scores = np.where(causal, scores, -np.inf)
-    weights = _softmax_rows(scores)
-
-    # log o_p[target] = logsumexp(matching scores) − logsumexp(all scores): no log(0), even when
-    # the target's weight underflows. Rows without a target get a dummy 0 so nothing is −inf − −inf.
-    matched = np.where(matches, scores, -np.inf)
-    matched[..., 0] = np.where(has_target, matched[..., 0], 0.0)
-    log_all = _logsumexp_rows(scores)
-    log_matched = _logsumexp_rows(matched)
-    loss = float(np.sum(np.where(has_target, log_all - log_matched, 0.0)) / count)
-
-    # R = A restricted to the keys holding the target, renormalised: the softmax of the matching
-    # scores alone (computed that way, it stays exact when their total weight underflows)
-    restricted = np.exp(matched - log_matched[..., None])
-    grad_scores = (weights - restricted) * has_target[:, :, None] / count
-    grad_queries = grad_scores @ keys * scale
-    grad_keys = np.swapaxes(grad_scores, -1, -2) @ queries * scale
-    if head.variant == "rope":
-        positions = np.arange(n, dtype=np.float64)
-        grad_queries = rope(grad_queries, -positions, base=head.base)
-        grad_keys = rope(grad_keys, -positions, base=head.base)
-    flat_inputs = inputs.reshape(-1, head.d_model)
-    gradient = {
-        "W_q": flat_inputs.T @ grad_queries.reshape(-1, grad_queries.shape[-1]),
-        "W_k": flat_inputs.T @ grad_keys.reshape(-1, grad_keys.shape[-1]),
-    }
-    if head.variant == "learned":
-        grad_inputs = grad_queries @ head.W_q.T + grad_keys @ head.W_k.T
-        table_gradient = np.zeros_like(head.positions)
-        table_gradient[:n] = grad_inputs.sum(axis=0)
-        gradient["positions"] = table_gradient
-    return loss, gradient
+    task = _Task.of(head, tokens, targets)
+    return _loss_and_gradient(head, head.parameters(), task)
 
 
 def look_back_loss(head: LookBackHead, tokens: Any, targets: Any) -> float:
@@ -567,7 +689,15 @@ def adam_update(
             raise ValueError(
                 f"{name} must have the shape of parameter, {parameter.shape}, got {arrays[name].shape}"
             )
-    gradient, first, second = arrays["gradient"], arrays["first"], arrays["second"]
+    return _adam_step(parameter, arrays["gradient"], arrays["first"], arrays["second"], step,
+                      learning_rate, beta1, beta2, epsilon)
+
+
+def _adam_step(
+    parameter: np.ndarray, gradient: np.ndarray, first: np.ndarray, second: np.ndarray, step: int,
+    learning_rate: float, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`adam_update` without the checks (training calls it every step, on checked arrays)."""
     first = beta1 * first + (1.0 - beta1) * gradient
     second = beta2 * second + (1.0 - beta2) * gradient**2
     corrected_first = first / (1.0 - beta1**step)
@@ -581,13 +711,15 @@ def train_head(
     tokens: Any,
     targets: Any,
     *,
-    steps: int = 200,
+    steps: int = 100,
     learning_rate: float = 0.05,
 ) -> TrainingRun:
     """Train the head's query and key maps (and learned table) with full-batch Adam.
 
     Every step uses the whole batch, so the run is a deterministic function of
     the head it starts from and the data: the same seeds give the same run.
+    Each step is :func:`look_back_loss_and_gradient` followed by
+    :func:`adam_update` for every trained array (the data are checked once).
     Introduced in notebook 10.
 
     Parameters
@@ -597,7 +729,7 @@ def train_head(
     tokens, targets : int arrays, shape (sequences, n)
         From :func:`look_back_task`.
     steps : int
-        Number of Adam steps, at least 1.
+        Number of Adam steps, at least 1 (notebook 10 uses 100).
     learning_rate : float
         Finite and positive.
 
@@ -606,29 +738,24 @@ def train_head(
     TrainingRun
         The trained head and the ``steps`` losses measured before each step.
     """
-    head = _check_head(head)
-    tokens = _check_tokens(tokens, head.vocab_size)
-    targets = _check_targets(targets, tokens, head.vocab_size)
+    task = _Task.of(head, tokens, targets)
     steps = check_positive_count(steps, "steps")
     if steps > MAX_STEPS:
         raise ValueError(f"steps must be at most {MAX_STEPS} (full-batch Adam on a small task), got {steps}")
     learning_rate = check_positive_real(learning_rate, "learning_rate")
-    parameters = {name: array.copy() for name, array in head.parameters().items()}
+    parameters = head.parameters()
     first = {name: np.zeros_like(array) for name, array in parameters.items()}
     second = {name: np.zeros_like(array) for name, array in parameters.items()}
     losses = np.empty(steps)
-    current = head
     for step in range(1, steps + 1):
-        losses[step - 1], gradient = look_back_loss_and_gradient(current, tokens, targets)
+        losses[step - 1], gradient = _loss_and_gradient(head, parameters, task)
         if not np.isfinite(losses[step - 1]):
             raise ValueError(f"training diverged at step {step} (loss is not finite): lower learning_rate")
         for name in parameters:
-            parameters[name], first[name], second[name] = adam_update(
-                parameters[name], gradient[name], first[name], second[name], step,
-                learning_rate=learning_rate,
+            parameters[name], first[name], second[name] = _adam_step(
+                parameters[name], gradient[name], first[name], second[name], step, learning_rate
             )
-        current = replace(head, **parameters)
-    return TrainingRun(current, losses)
+    return TrainingRun(replace(head, **parameters), losses)
 
 
 def commuting_share(matrix: Any, *, layout: str = "interleaved") -> float:

@@ -33,6 +33,10 @@ def yarn(s, length, **extra):
     return {"rope_type": "yarn", "factor": s, "original_max_position_embeddings": length, **extra}
 
 
+def dynamic(s, length):
+    return {"rope_type": "dynamic", "factor": s, "original_max_position_embeddings": length}
+
+
 def llama3(s, length, low=1.0, high=4.0):
     return {
         "rope_type": "llama3", "factor": s, "low_freq_factor": low, "high_freq_factor": high,
@@ -105,6 +109,57 @@ def test_llama3_is_continuous_at_the_band_edges():
         np.testing.assert_allclose(omega_1 / got[1], expected_divisor, rtol=1e-9)
 
 
+def test_dynamic_by_hand():
+    # d = 4, base 100, s = 2, L = 10. At n = 20: the bracket s·n/L − (s − 1) = 3, the new base
+    # 100·3^(4/2) = 900, ω = 1, 900^(−1/2) = 1/30.
+    np.testing.assert_allclose(rope_frequencies(4, base=100.0, scaling=dynamic(2.0, 10), seq_len=20),
+                               [1.0, 1 / 30], rtol=1e-14)
+    # n ≤ L: nothing changes (ω = 1, 0.1)
+    for n in (1, 9, 10):
+        np.testing.assert_array_equal(rope_frequencies(4, base=100.0, scaling=dynamic(2.0, 10), seq_len=n),
+                                      [1.0, 0.1])
+    # n = sL with s = 4: the bracket is s² − s + 1 = 13, so the last pair (i = d/2 − 1) is divided by 13
+    # and the base multiplied by 13^(d/(d−2)); for d = 128 that is about 13.54 (ln 13 · 128/126 ≈ 2.6057)
+    got = rope_frequencies(128, scaling=dynamic(4.0, 4096), seq_len=4 * 4096)
+    np.testing.assert_allclose(pu.frequencies(128)[-1] / got[-1], 13.0, rtol=1e-12)
+    new_base = got[1] ** (-128 / 2)                  # ω_1 = base'^(−2/d)
+    np.testing.assert_allclose(new_base / 10000.0, 13.0 ** (128 / 126), rtol=1e-10)
+    assert round(new_base / 10000.0, 2) == 13.54
+
+
+def hf_dynamic_ntk(base, dim, max_position_embeddings, factor, seq_len):
+    """transformers modeling_rope_utils.py @ ef468064, _compute_dynamic_ntk_parameters, in plain Python."""
+    if seq_len is None or seq_len <= max_position_embeddings:
+        seq_len = max_position_embeddings
+    base = base * ((factor * seq_len / max_position_embeddings) - (factor - 1)) ** (dim / (dim - 2))
+    return [1.0 / (base ** (i / dim)) for i in range(0, dim, 2)]
+
+
+@given(d=d_models.filter(lambda d: d > 2), base=bases, s=any_factors, length=lengths,
+       n=st.integers(min_value=1, max_value=2_000_000))
+def test_dynamic_matches_hugging_face_and_is_static_ntk_with_the_bracket(d, base, s, length, n):
+    got = rope_frequencies(d, base=base, scaling=dynamic(s, length), seq_len=n)
+    np.testing.assert_allclose(got, hf_dynamic_ntk(base, d, length, s, n), rtol=1e-10)
+    if n <= length:
+        np.testing.assert_array_equal(got, pu.frequencies(d, base))
+    else:
+        bracket = s * n / length - (s - 1)
+        np.testing.assert_allclose(got, rope_frequencies(d, base=base, scaling=ntk(bracket)), rtol=1e-10)
+        assert got[0] == 1.0                          # pair 0 never changes
+        np.testing.assert_allclose(pu.frequencies(d, base)[-1] / got[-1], bracket, rtol=1e-9)
+
+
+@given(d=d_models.filter(lambda d: d > 2), halves=st.integers(min_value=2, max_value=128),
+       half_length=st.integers(min_value=8, max_value=100_000))
+def test_dynamic_at_s_times_l_is_the_ntk_alpha(d, halves, half_length):
+    s, length = halves / 2, 2 * half_length
+    n = halves * half_length                          # = s·L exactly
+    # at n = sL the bracket is s² − s + 1: the NTK "alpha", by which the last pair is divided
+    got = rope_frequencies(d, scaling=dynamic(s, length), seq_len=n)
+    alpha = s * s - s + 1 if n > length else 1.0
+    np.testing.assert_allclose(pu.frequencies(d)[-1] / got[-1], alpha, rtol=1e-9)
+
+
 def test_yarn_attention_scale_by_hand():
     assert yarn_attention_scale(1.0) == 1.0
     assert yarn_attention_scale(0.5) == 1.0
@@ -157,7 +212,10 @@ def test_yarn_attention_scale_against_both_sources():
 
 
 #: Names of Hugging Face's rope parameters, transcribed from src/transformers/modeling_rope_utils.py
-#: of release 5.23.0 (the _validate_*_rope_parameters required and optional keys, ROPE_INIT_FUNCTIONS).
+#: of release 5.23.0 (the _validate_*_rope_parameters required and optional keys, ROPE_INIT_FUNCTIONS);
+#: "dynamic" from commit ef468064 (_validate_dynamic_scaling_rope_parameters: required rope_type and
+#: factor, optional original_max_position_embeddings, with a TODO; _compute_dynamic_ntk_parameters reads
+#: L from config.max_position_embeddings and never reads that key).
 HF_ROPE_TYPES = {"default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional"}
 HF_KEYS = {
     "linear": {"rope_type", "factor", "rope_theta"},
@@ -165,9 +223,12 @@ HF_KEYS = {
              "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
     "llama3": {"rope_type", "factor", "original_max_position_embeddings", "low_freq_factor",
                "high_freq_factor", "rope_theta"},
+    "dynamic": {"rope_type", "factor", "original_max_position_embeddings"},
 }
 #: The course's own rope_type names, with the keys they take (documented as the course's).
 COURSE_ROPE_TYPES = {"ntk": {"rope_type", "factor"}}
+#: Keys whose *use* is the course's own: Hugging Face accepts the name but computes with something else.
+COURSE_USES = {"dynamic": {"original_max_position_embeddings"}}
 
 
 def test_rule_names_are_hugging_faces_except_the_courses_own():
@@ -175,11 +236,17 @@ def test_rule_names_are_hugging_faces_except_the_courses_own():
 
     assert set(RULES) == (set(HF_KEYS) | set(COURSE_ROPE_TYPES))
     assert not set(COURSE_ROPE_TYPES) & HF_ROPE_TYPES      # "ntk" is not a Hugging Face type
+    assert set(HF_KEYS) <= HF_ROPE_TYPES
     for rope_type, (required, optional) in RULES.items():
         keys = set(required) | set(optional)
         assert keys <= HF_KEYS.get(rope_type, COURSE_ROPE_TYPES.get(rope_type)), rope_type
-    doc = pe_utils_context_doc()
+    doc = " ".join(pe_utils_context_doc().split())
     assert '"ntk"`` is the course\'s own name' in doc and "no such type" in doc
+    # "dynamic": L is the course's required original_max_position_embeddings; in Hugging Face it is
+    # the config's max_position_embeddings. The docstring must say both.
+    for rope_type, keys in COURSE_USES.items():
+        assert keys <= set(RULES[rope_type][0]), rope_type
+    assert "``max_position_embeddings``" in doc and "that use of the key is the course's own" in doc
 
 
 def pe_utils_context_doc():
@@ -345,7 +412,10 @@ def test_rope_with_scaling_rotates_by_the_scaled_frequencies(rule):
         ([("rope_type", "linear")], TypeError, "scaling must be None or a dict"),
         ("linear", TypeError, "scaling must be None or a dict"),
         ({"factor": 2.0}, ValueError, '"rope_type"'),
-        ({"rope_type": "dynamic", "factor": 2.0}, ValueError, "rope_type"),
+        ({"rope_type": "dynamic", "factor": 2.0}, ValueError, '"original_max_position_embeddings"'),
+        ({"rope_type": "longrope", "factor": 2.0}, ValueError, "rope_type"),
+        ({"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 0}, ValueError,
+         "original_max_position_embeddings"),
         ({"rope_type": None, "factor": 2.0}, ValueError, "rope_type"),
         ({"rope_type": "linear"}, ValueError, '"factor"'),
         ({"rope_type": "ntk"}, ValueError, '"factor"'),
@@ -401,6 +471,27 @@ def test_bad_scaling_names_the_key(scaling, error, words):
 def test_ntk_needs_more_than_one_pair():
     with pytest.raises(ValueError, match="d_model > 2"):
         rope_frequencies(2, scaling=ntk(2.0))
+    with pytest.raises(ValueError, match='"dynamic" needs d_model > 2'):
+        rope_frequencies(2, scaling=dynamic(2.0, 16), seq_len=64)
+
+
+@pytest.mark.parametrize(
+    ("scaling", "seq_len", "error", "words"),
+    [
+        (None, 64, ValueError, "^seq_len is used only by scaling rope_type 'dynamic'"),
+        (linear(2.0), 64, ValueError, "^seq_len is used only"),
+        (yarn(2.0, 64), 128, ValueError, "^seq_len is used only"),
+        (dynamic(2.0, 16), None, ValueError, "^seq_len is required for scaling rope_type 'dynamic'"),
+        (dynamic(2.0, 16), 0, ValueError, "^seq_len must be a positive integer"),
+        (dynamic(2.0, 16), -5, ValueError, "^seq_len must be a positive integer"),
+        (dynamic(2.0, 16), 64.0, TypeError, "^seq_len must be a positive integer"),
+        (dynamic(2.0, 16), True, TypeError, "^seq_len"),
+        (dynamic(2.0, 16), "64", TypeError, "^seq_len"),
+    ],
+)
+def test_bad_seq_len_is_refused_by_name(scaling, seq_len, error, words):
+    with pytest.raises(error, match=words):
+        rope_frequencies(8, scaling=scaling, seq_len=seq_len)
 
 
 @pytest.mark.parametrize(

@@ -12,7 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pe_utils import shift_matrix, sinusoidal_pe
+from pe_utils import rope, shift_matrix, sinusoidal_pe
 from pe_utils.training import (
     NO_TARGET,
     VARIANTS,
@@ -101,6 +101,20 @@ def test_rope_scores_depend_on_the_offset_only():
         np.testing.assert_allclose(diagonal, diagonal[0], atol=1e-12)
 
 
+@pytest.mark.parametrize("d_k", [2, 6, 8])
+def test_rope_scores_by_explicit_loops_with_rope(d_k):
+    # Independent of the head's rotation matrices: rotate each query and key with pe_utils.rope, one by one.
+    head = init_head("rope", 5, 6, d_k=d_k, base=500.0, seed=3)
+    tokens = np.array([[4, 0, 3, 3, 1, 2, 0, 4]])
+    scores = head_scores(head, tokens)[0]
+    x = head.embeddings[tokens[0]]
+    for p in range(8):
+        query = rope(x[p] @ head.W_q, float(p), base=500.0)
+        for q in range(p + 1):
+            key = rope(x[q] @ head.W_k, float(q), base=500.0)
+            assert scores[p, q] == pytest.approx(query @ key / math.sqrt(d_k), rel=1e-12, abs=1e-12)
+
+
 def test_hand_built_head_looks_k_back_up_to_length_80():
     # Query map T_{−k}ᵀ (rows): the query of p is PE(p − k); the score peaks at q = p − k.
     d, k = 16, 3
@@ -172,6 +186,23 @@ def test_loss_stays_finite_when_the_target_weight_underflows():
     assert loss == pytest.approx(1600 / 2, rel=1e-12)  # −log softmax = s_11 − s_10 = 1600/√4
 
 
+def test_gradient_where_the_target_weight_underflows():
+    # Query 1 puts weight e^-1600 on key 0, which holds its target: the loss is (s_11 − s_10)/N, linear
+    # in the scores, and R is the one-hot row of key 0. The gradient must be exact there too.
+    d = 4
+    head = LookBackHead("none", np.eye(3, d), 40 * np.eye(d), 40 * np.eye(d))
+    tokens = np.array([[0, 1]])
+    targets = look_back_targets(tokens, 1)
+    loss, gradient = look_back_loss_and_gradient(head, tokens, targets)
+    assert np.isfinite(loss) and all(np.all(np.isfinite(g)) for g in gradient.values())
+    # s_pq = x_p W_q W_kᵀ x_qᵀ / 2, x_0 = e_0, x_1 = e_1: ∂(s_11 − s_10)/∂W_q = x_1ᵀ (x_1 − x_0) W_k / 2
+    x0, x1 = np.eye(d)[0], np.eye(d)[1]
+    expected_W_q = np.outer(x1, (x1 - x0) @ head.W_k) / 2
+    expected_W_k = (np.outer(x1, x1 @ head.W_q) - np.outer(x0, x1 @ head.W_q)) / 2
+    np.testing.assert_allclose(gradient["W_q"], expected_W_q, atol=1e-12)
+    np.testing.assert_allclose(gradient["W_k"], expected_W_k, atol=1e-12)
+
+
 def finite_difference(head, tokens, targets, name, index, h=1e-6):
     values = []
     for sign in (1, -1):
@@ -228,6 +259,45 @@ def test_second_adam_step_by_hand():
     v_hat = (0.000999 * g1**2 + 0.001 * g2**2) / (1 - 0.998001)
     expected = theta - 0.01 * np.sign(g1) - 0.01 * m_hat / (np.sqrt(v_hat) + 1e-8)
     np.testing.assert_allclose(after_two, expected, rtol=1e-7)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_training_is_adam_on_the_checked_gradient(variant):
+    # train_head must be exactly: look_back_loss_and_gradient (checked against finite differences
+    # above), then adam_update on every trained array, step after step.
+    tokens, targets = look_back_task(5, 7, 4, offset=2, seed=8)
+    head = init_head(variant, 4, 6, n_positions=9, seed=2)
+    run = train_head(head, tokens, targets, steps=6, learning_rate=0.07)
+    parameters = head.parameters()
+    first = {name: np.zeros_like(a) for name, a in parameters.items()}
+    second = {name: np.zeros_like(a) for name, a in parameters.items()}
+    for step in range(1, 7):
+        loss, gradient = look_back_loss_and_gradient(replace(head, **parameters), tokens, targets)
+        assert run.losses[step - 1] == pytest.approx(loss, rel=1e-12)
+        for name in parameters:
+            parameters[name], first[name], second[name] = adam_update(
+                parameters[name], gradient[name], first[name], second[name], step, learning_rate=0.07)
+    for name, array in parameters.items():
+        np.testing.assert_allclose(getattr(run.head, name), array, rtol=1e-12, atol=1e-15)
+    assert run.head.trainable == head.trainable and np.array_equal(run.head.embeddings, head.embeddings)
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+def test_parts_of_a_batch_change_nothing_but_rounding(variant, monkeypatch):
+    # Outputs, loss and gradient are computed a few sequences at a time (training._PART_SIZE);
+    # one sequence per part must give the same numbers as the whole batch at once.
+    import pe_utils.training as training
+
+    tokens, targets = look_back_task(7, 9, 5, offset=3, seed=4)
+    head = init_head(variant, 5, 6, n_positions=9, seed=6)
+    whole = head_output(head, tokens), look_back_loss_and_gradient(head, tokens, targets)
+    monkeypatch.setattr(training, "_PART_SIZE", 1)
+    assert len(training._parts(head, tokens)) == 7
+    parts = head_output(head, tokens), look_back_loss_and_gradient(head, tokens, targets)
+    np.testing.assert_allclose(parts[0], whole[0], rtol=1e-12, atol=1e-15)
+    assert parts[1][0] == pytest.approx(whole[1][0], rel=1e-12)
+    for name, array in whole[1][1].items():
+        np.testing.assert_allclose(parts[1][1][name], array, rtol=1e-10, atol=1e-15)
 
 
 def test_targets_the_head_cannot_see_are_refused():
