@@ -730,3 +730,15 @@ BAD_CALLS = [
 def test_bad_input_is_refused_by_name(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+@given(h=grid_sizes, w=grid_sizes, d=d_fours, convention=conventions, multires=st.integers(1, 6),
+       seed=st.integers(0, 1000))
+def test_rosetta_reproduces_the_grid_and_nerf_conventions_at_any_size(h, w, d, convention, multires, seed):
+    if convention == "mocov3":
+        w = h
+    np.testing.assert_allclose(bt.rosetta_encoding(convention, bt.grid_positions(h, w), d),
+                               grid_loop(h, w, d, convention), atol=1e-12)
+    points = np.random.default_rng(seed).uniform(-2, 2, size=(3, 3))
+    np.testing.assert_allclose(bt.rosetta_encoding("nerf", points, 3 + 6 * multires),
+                               nerf_loop(points, multires), atol=1e-12)
