@@ -319,3 +319,10 @@ def test_a_typical_mistake_given_as_asked_gets_its_explanation():
                      solution="answer = 35.3",
                      decimals=1, mistakes=[(0.6154797, "That is in radians.")])
     assert "radians" in angle.check(0.6).message and "radians" in angle.check(0.62).message
+
+
+def test_one_entry_off_by_one_is_named():
+    row = Exercise("∂L/∂s? Give each to 4 decimals.", [-2 / 3, 1 / 3, 1 / 3], hint="h",
+                   solution="answer = [-0.6667, 0.3333, 0.3333]", decimals=4)
+    message = row.check([-0.6667, 0.3334, 0.3333]).message
+    assert "in entry (1,)" in message and "every entry" not in message, message

@@ -319,7 +319,15 @@ def _decimals_given(read: np.ndarray) -> int:
 def _rounding_message(read: np.ndarray, target: np.ndarray, rules: _Rules) -> str:
     """For an answer off by at most one unit of the last digit asked for, but by more than half."""
     form = answer_form(target, rules)
-    every = " in every entry" if target.ndim else ""
+    half_unit = 0.5 * _unit_asked(target, rules) * (1 + 1e-9)
+    off = ~(_close(read, target, rules) | (np.abs(read - target) <= half_unit))
+    every = ""
+    if target.ndim:
+        where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
+        every = (
+            " in every entry" if off.all()
+            else f" in entr{'y' if len(where) == 1 else 'ies'} {', '.join(map(str, where[:4]))}"
+        )
     unit = _unit_asked(target, rules)
     asked_decimals = int(np.max(np.maximum(0, -np.round(np.log10(np.where(unit > 0, unit, 1.0))))))
     if np.all(np.isclose(read, _truncated(target, rules), rtol=1e-12, atol=0.0) | (unit == 0)):
