@@ -164,6 +164,8 @@ rotary_frequency = Exercise(
         f"rotated pair i = {NEOX_PAIR}? Give its exact value."
     ),
     expected=10000.0 ** (-2 * NEOX_PAIR / int(NEOX_HEAD * NEOX_PCT)),
+    rtol=1e-9,  # an exact value (0.1): all its digits
+    atol=0.0,
     hint=(
         "The rotated width is r = int(96·0.25) = 24, and the frequencies are those of a 24-dimensional "
         "RoPE: base^(−2i/r)."
