@@ -134,6 +134,21 @@ def processes_in_group(group):
     return found
 
 
+# First in the file: the longest test starts first (tests/conftest.py).
+@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks")
+def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_path):
+    report = check_slides.check(None, out=tmp_path / "build")
+    # First what needs no browser: every page built, in course order, offline, links resolve.
+    test_tools.assert_course_builds(tmp_path / "build" / "site", tmp_path / "build" / "slides", NOTEBOOKS)
+    print(report.summary())
+    assert sorted(report.slides) == [path.stem for path in NOTEBOOKS]
+    assert all(count > 0 for count in report.slides.values()), report.summary()
+    shown = report.problems[:80]
+    if len(report.problems) > 80:
+        shown.append(f"... and {len(report.problems) - 80} more")
+    assert report.ok, "\n".join(shown + [report.summary()])
+
+
 def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
     report = check_slides.check(None, out=tmp_path / "build", folder=course)
@@ -173,20 +188,6 @@ def test_index_summaries_show_subscripts_not_raw_text(tmp_path):
     assert build_site.summary_html("a rotation T_k and W_q W_kᵀ, ω_i; sinusoidal_pe") == (
         "a rotation T<sub>k</sub> and W<sub>q</sub> W<sub>k</sub>ᵀ, ω<sub>i</sub>; sinusoidal_pe")
     assert build_site.summary_html("$x_i$ <b>") == "$x_i$ &lt;b&gt;"
-
-
-@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks")
-def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_path):
-    report = check_slides.check(None, out=tmp_path / "build")
-    # First what needs no browser: every page built, in course order, offline, links resolve.
-    test_tools.assert_course_builds(tmp_path / "build" / "site", tmp_path / "build" / "slides", NOTEBOOKS)
-    print(report.summary())
-    assert sorted(report.slides) == [path.stem for path in NOTEBOOKS]
-    assert all(count > 0 for count in report.slides.values()), report.summary()
-    shown = report.problems[:80]
-    if len(report.problems) > 80:
-        shown.append(f"... and {len(report.problems) - 80} more")
-    assert report.ok, "\n".join(shown + [report.summary()])
 
 
 def test_sizes_parse():
