@@ -33,6 +33,7 @@ unexport MPLBACKEND
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
 	@echo "make test         set up, then lint and run every test (unit tests + nbval over all notebooks)"
+	@echo "make setup        install the Python environment and the npm packages, run nothing"
 	@echo "make portability  re-run the notebooks under nbval as on an older x86-64 CPU (other SIMD/BLAS kernels)"
 	@echo "make outputs      re-run notebooks in a fresh kernel and store their outputs (NB=path to pick one)"
 	@echo "make bench        measure builders, notebooks and the test command; print ratios"
