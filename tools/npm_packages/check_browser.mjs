@@ -27,15 +27,15 @@ const job = JSON.parse(readFileSync(process.argv[2], "utf-8"));
 const TIMEOUT = job.timeoutMs ?? 30000;
 const LOCAL = /^(file|data|blob|about):/i;
 
-
-
 // Runs inside a deck: every slide, horizontal and vertical, with every fragment shown.
 //
-// Two passes instead of one navigation per slide (each of which made reveal.js restyle and lay out
-// the deck again). First every slide is laid out at once, where reveal.js draws the present one:
-// with transition "none" and top-aligned slides (center: false) every slide sits in the same box,
-// so one layout measures them all. Then reveal.js visits every slide with the slides themselves
-// not drawn, for what belongs to the deck's frame: the slide number it shows on each.
+// Two passes instead of one navigation and one layout per slide. First every slide is laid out at
+// once, where reveal.js draws the present one: with transition "none" and top-aligned slides
+// (center: false) every slide sits in the same box, so one layout measures them all (checks 1-3,
+// 5, 6). Then reveal.js visits every slide, for what it draws around the slides: the slide number
+// (check 4). Both passes report what the old one-slide-at-a-time check reported, fault for fault
+// (tests/test_browser.py injects each kind). A deck that centers its slides (reveal.js moves each
+// one down as it is shown) is refused rather than measured wrongly: the course's are top-aligned.
 function inspectDeck(linkedSheets) {
   const problems = [];
   // Every fragment shown, no transitions; no URL updates and few slides kept laid out, for speed.
@@ -43,6 +43,10 @@ function inspectDeck(linkedSheets) {
     hash: false, autoAnimate: false, viewDistance: 1 });
   const slidesElement = document.querySelector(".reveal .slides");
   const config = Reveal.getConfig();
+  if (config.center || slidesElement.querySelector("section.center")) {
+    return { slides: [], notes: 0, problems: [{ h: 0, v: 0, label: "", kind: "layout",
+      detail: "the deck centers its slides (reveal.js center); the check measures top-aligned decks" }] };
+  }
   const describe = (el) => {
     const text = (el.innerText || el.textContent || "").replace(/\s+/g, " ").trim().slice(0, 50);
     const cls = typeof el.className === "string" && el.className ? "." + el.className.trim().split(/\s+/)[0] : "";
