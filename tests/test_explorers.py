@@ -67,7 +67,7 @@ SLIDERS = {"table": ["d", "log10_base"], "rotation": ["k", "p", "i"], "profile":
 
 def require_vega():
     if not (NPM_FOLDER / "node_modules" / "vega" / "package.json").exists() or not SCHEMA.exists():
-        pytest.fail("vega and vega-lite are not installed: run `make setup` "
+        pytest.fail("vega and vega-lite are not installed: run `make test` "
                     "(tools/npm_packages/package.json)")
 
 
