@@ -50,8 +50,9 @@ setup: $(STAMP) $(NODE_STAMP)
 $(STAMP): requirements.txt pyproject.toml tools/jupyterlab/overrides.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	@# --no-compile: modules are byte-compiled when first imported, not all 100-odd packages now
-	$(BIN)/python -m pip install --quiet --no-compile -r requirements.txt
+	@# Byte-compiled at install (no --no-compile): with PYTHONDONTWRITEBYTECODE set, as on many
+	@# containers, nothing would ever be compiled later and every process would parse from source.
+	$(BIN)/python -m pip install --quiet -r requirements.txt
 	@# JupyterLab defaults for the course (no news pop-up, no update checks over the network)
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp tools/jupyterlab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
