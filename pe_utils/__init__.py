@@ -17,6 +17,8 @@ One module per idea, in the order the notebooks introduce them:
 - ``training``    (10) a head that learns to look back: task, gradient, Adam, training
 - ``pipeline``    (11) positions from the attention mask, a decoder with a KV cache, packing,
   converting a checkpoint between pairings
+- ``frequency_use`` (13) which RoPE frequencies a model uses and which a length needs: p-RoPE's
+  frequencies, Liu et al.'s critical dimension, Men et al.'s smallest base for a length
 - ``explorers``   (03, 04, 05, 09) figures with sliders that run in the browser (Vega-Lite);
   imported on its own: ``from pe_utils import explorers``
 - ``exercises``   the "Check yourself" checkers, one module ``nbNN`` per notebook
@@ -52,6 +54,12 @@ from .encoding import (
     layout_permutation,
     sinusoidal_pe,
     wavelengths,
+)
+from .frequency_use import (
+    critical_dimension,
+    first_negative_offset,
+    p_rope_frequencies,
+    smallest_base,
 )
 from .notebook import setup_notebook
 from .pipeline import (
@@ -98,6 +106,7 @@ __all__ = [
     "commuting_share",
     "convention_table",
     "convert_layout",
+    "critical_dimension",
     "decode_step",
     "decoder_forward",
     "decoder_weights",
@@ -107,6 +116,7 @@ __all__ = [
     "encoder_block",
     "encoder_weights",
     "feed_forward",
+    "first_negative_offset",
     "fixed_weights",
     "frequencies",
     "frequencies_variant",
@@ -115,6 +125,7 @@ __all__ = [
     "layout_permutation",
     "look_back_accuracy",
     "look_back_task",
+    "p_rope_frequencies",
     "packed_positions",
     "permutation_matrix",
     "permute_qk_rows",
@@ -132,6 +143,7 @@ __all__ = [
     "similarity_profile",
     "sinusoidal_pe",
     "sinusoidal_pe_variant",
+    "smallest_base",
     "softmax",
     "token_embeddings",
     "train_head",
