@@ -65,7 +65,7 @@ VARIANTS: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope")
 
 #: Marks a position that has no target (``p < k``) in the array of targets.
 NO_TARGET: int = -1
-#: The most Adam steps ``train_head`` takes (notebook 10 needs a few hundred).
+#: The most Adam steps ``train_head`` takes (notebook 10 uses 100).
 MAX_STEPS: int = 100_000
 
 
