@@ -146,6 +146,15 @@ def test_title_and_every_section_have_a_teacher_note(path):
     assert not problems, f"{path.name}:\n" + "\n".join(problems)
 
 
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_teacher_notes_write_math_in_unicode(path):
+    # The speaker view copies a note without MathJax's style, so `$…$` would show as raw TeX there.
+    notebook = nbformat.read(path, as_version=4)
+    with_tex = [i for i, cell in enumerate(notebook.cells)
+                if "teacher-note" in cell.metadata.get("tags", []) and re.search(r"\$[^$\n]+\$", cell.source)]
+    assert not with_tex, f"{path.name}: teacher notes in cells {with_tex} contain $…$; write Unicode (Tₖ, ωᵢ)"
+
+
 def teacher_note():
     """A notes cell in the contract's shape."""
     return new_markdown_cell(
