@@ -571,9 +571,9 @@ def test_p_rope_scores_depend_on_the_offset_only(seed, proportion):
         np.testing.assert_allclose(diagonal, diagonal[0], rtol=1e-10, atol=1e-10)
 
 
-@settings(max_examples=15, deadline=None)
-@given(proportion=st.sampled_from([0.0, 0.25, 0.5, 0.75]), seed=st.integers(0, 1000), n=st.integers(2, 6),
-       data=st.data())
+@pytest.mark.parametrize("proportion", [0.0, 0.25, 0.5, 0.75])  # d_k = 8: 0 to 3 of 4 pairs rotated
+@settings(max_examples=2, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(2, 6), data=st.data())
 def test_p_rope_gradient_matches_central_finite_differences(proportion, seed, n, data):
     head = init_head("rope", 4, 4, d_k=8, seed=seed, rope_proportion=proportion)
     offset = data.draw(st.integers(1, n - 1))
