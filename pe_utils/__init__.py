@@ -19,6 +19,8 @@ One module per idea, in the order the notebooks introduce them:
   converting a checkpoint between pairings
 - ``beyond_text`` (12) diffusion timesteps, image grids, Fourier features, RoPE on several
   axes, and one parametrised table for every convention (the Rosetta stone)
+- ``frequency_use`` (13) which RoPE frequencies a model uses and which a length needs: p-RoPE's
+  frequencies, Liu et al.'s critical dimension, Men et al.'s smallest base for a length
 - ``explorers``   (03, 04, 05, 09, 12) figures with sliders that run in the browser (Vega-Lite);
   imported on its own: ``from pe_utils import explorers``
 - ``exercises``   the "Check yourself" checkers, one module ``nbNN`` per notebook
@@ -77,6 +79,12 @@ from .encoding import (
     sinusoidal_pe,
     wavelengths,
 )
+from .frequency_use import (
+    critical_dimension,
+    first_negative_offset,
+    p_rope_frequencies,
+    smallest_base,
+)
 from .notebook import setup_notebook
 from .pipeline import (
     DecoderWeights,
@@ -126,6 +134,7 @@ __all__ = [
     "commuting_share",
     "convention_table",
     "convert_layout",
+    "critical_dimension",
     "decode_step",
     "decoder_forward",
     "decoder_weights",
@@ -135,6 +144,7 @@ __all__ = [
     "encoder_block",
     "encoder_weights",
     "feed_forward",
+    "first_negative_offset",
     "fixed_weights",
     "fourier_features",
     "frequencies",
@@ -152,6 +162,7 @@ __all__ = [
     "mrope_frequencies",
     "nerf_encoding",
     "octave_frequencies",
+    "p_rope_frequencies",
     "packed_positions",
     "permutation_matrix",
     "permute_qk_rows",
@@ -174,6 +185,7 @@ __all__ = [
     "sinusoid_table",
     "sinusoidal_pe",
     "sinusoidal_pe_variant",
+    "smallest_base",
     "softmax",
     "timestep_embedding",
     "timestep_frequencies",

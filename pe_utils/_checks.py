@@ -108,7 +108,12 @@ def check_float_dtype(dtype: Any, name: str = "dtype") -> np.dtype:
 
 def check_real_array(values: Any, name: str) -> np.ndarray:
     """Return ``values`` as a float64 array if it holds real numbers (integers or floats)."""
-    array = np.asarray(values)
+    try:
+        array = np.asarray(values)
+    except (ValueError, TypeError):  # a ragged list: NumPy's "inhomogeneous shape" names nothing
+        raise ValueError(
+            f"{name} must be a rectangular array of real numbers (rows of equal length)"
+        ) from None
     is_real = np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
     if array.dtype == object and array.size and all(
         isinstance(item, int) and not isinstance(item, bool) for item in array.flat

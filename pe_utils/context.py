@@ -55,6 +55,7 @@ slopes ``m_h``.
 from __future__ import annotations
 
 import math
+import sys
 from collections.abc import Mapping
 from typing import Any
 
@@ -83,6 +84,9 @@ RULES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
     ),
     "dynamic": (("rope_type", "factor", "original_max_position_embeddings"), {}),
 }
+
+#: ``log`` of the largest float64: a new base beyond it would overflow.
+_LOG_MAX_FLOAT: float = math.log(sys.float_info.max)
 
 #: The rules whose frequencies depend on the current length ``seq_len`` as well.
 LENGTH_DEPENDENT_RULES: tuple[str, ...] = ("dynamic",)
@@ -234,12 +238,31 @@ def _check_seq_len(seq_len: Any, rule: dict[str, Any] | None) -> int | None:
     return check_positive_count(seq_len, "seq_len")
 
 
+def _raised_base(base: float, bracket: float, d_model: int, culprit: str) -> float:
+    """``base·bracket^(d/(d−2))``, refused (``culprit`` named) where it leaves the float64 range."""
+    exponent = d_model / (d_model - 2)
+    if not math.isfinite(bracket) or math.log(base) + exponent * math.log(bracket) >= _LOG_MAX_FLOAT:
+        raise ValueError(
+            f"{culprit}: the new base base·({bracket:g})^({d_model}/{d_model - 2}) is too large for "
+            "float64 (it overflows); use smaller values"
+        )
+    return base * bracket**exponent
+
+
 def _dynamic_base(base: float, d_model: int, rule: dict[str, Any], seq_len: int) -> float:
     """Hugging Face's dynamic NTK base at length ``n``: unchanged for ``n ≤ L``."""
     factor, length = rule["factor"], rule["original_max_position_embeddings"]
     if seq_len <= length:
         return base
-    return base * (factor * seq_len / length - (factor - 1.0)) ** (d_model / (d_model - 2))
+    shown = repr(seq_len)
+    if len(shown) > 20:  # a huge integer: its first digits and its length
+        shown = f"{shown[:6]}… ({len(shown)} digits)"
+    culprit = f'seq_len={shown} and scaling["factor"]={factor!r}'
+    try:
+        bracket = factor * seq_len / length - (factor - 1.0)
+    except OverflowError:  # a Python int too large for a float
+        bracket = math.inf
+    return _raised_base(base, bracket, d_model, culprit)
 
 
 def rope_frequencies(
@@ -320,7 +343,7 @@ def rope_frequencies(
     if rope_type == "linear":
         return omega / factor
     if rope_type == "ntk":
-        new_base = base * factor ** (d_model / (d_model - 2))
+        new_base = _raised_base(base, factor, d_model, f'scaling["factor"]={factor!r}')
         return new_base ** (-2.0 * np.arange(d_model // 2, dtype=np.float64) / d_model)
     if rope_type == "yarn":
         return _yarn(omega, d_model, base, rule)

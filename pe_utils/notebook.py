@@ -8,13 +8,15 @@ notebook 01.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from ._checks import check_count
 from .plotting import figure_html, figure_text, use_course_style
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 #: The seed every notebook uses unless it says otherwise.
 DEFAULT_SEED = 0
@@ -47,6 +49,8 @@ def setup_notebook(seed: int = DEFAULT_SEED) -> np.random.Generator:
         return np.random.default_rng(seed)
     shell = get_ipython()
     if shell is not None:
+        from matplotlib.figure import Figure
+
         # A figure is stored as <img alt="description"> (text/html), so JupyterLab, the site and
         # the slides show its description as alt text; no separate PNG copy (twice the size).
         # nbval compares the HTML with the image data masked (tests/nbval_sanitize.cfg).

@@ -54,7 +54,13 @@ PADDED_POSITION: int = 1
 
 def _check_mask(attention_mask: Any, name: str = "attention_mask") -> np.ndarray:
     """A 2-D array of 0s and 1s (bool, integer or float), returned as int64."""
-    array = np.asarray(attention_mask)
+    try:
+        array = np.asarray(attention_mask)
+    except ValueError:  # rows of different lengths
+        raise ValueError(
+            f"{name} must be a rectangular 2-D array, shape (batch, n), with rows of equal length; "
+            "got rows of different lengths"
+        ) from None
     kind = array.dtype
     if not (kind == np.bool_ or np.issubdtype(kind, np.integer) or np.issubdtype(kind, np.floating)):
         raise TypeError(f"{name} must be an array of 0s and 1s, got an array of dtype {array.dtype}")
@@ -231,13 +237,20 @@ class KVCache(NamedTuple):
     ``keys`` and ``values`` have shape ``(batch, n_heads, length, d_head)``; with RoPE the
     keys are stored **rotated**, each at its own position. ``positions`` and ``mask``
     have shape ``(batch, length)``: the position each key was encoded at, and 1 for a
-    token, 0 for a padded slot. Introduced in notebook 11.
+    token, 0 for a padded slot. ``encoding``, ``base``, ``layout`` and ``rotary_dims``
+    are the options the keys were made with (:func:`prefill` records them):
+    :func:`decode_step` refuses other ones, since a query rotated differently from the
+    cached keys gives wrong scores without any error. Introduced in notebook 11.
     """
 
     keys: np.ndarray
     values: np.ndarray
     positions: np.ndarray
     mask: np.ndarray
+    encoding: str = "rope"
+    base: float = 10000.0
+    layout: str = "interleaved"
+    rotary_dims: int | None = None
 
 
 def decoder_weights(d_model: int, n_heads: int, d_head: int, *, seed: int = 0) -> DecoderWeights:
@@ -301,7 +314,7 @@ def _check_options(
                 f"encoding 'rope' needs an even d_head (pairs of dimensions), got d_head={d_head}"
             )
         if rotary_dims is not None:
-            rotary_dims = check_rotary_dims(rotary_dims, d_head)
+            rotary_dims = check_rotary_dims(rotary_dims, d_head, size_name="d_head")
     elif rotary_dims is not None:
         raise ValueError(f"rotary_dims applies to encoding 'rope' only, got encoding={encoding!r}")
     if encoding == "additive" and d_model % 2:
@@ -426,16 +439,18 @@ def decoder_forward(
     if weight_rows != d_model:
         raise ValueError(f"weights have d_model = {weight_rows} rows per head, X has d_model = {d_model}")
     options = _check_options(encoding, base, layout, rotary_dims, d_model, d_head)
+    # the scores are the largest array: refuse before allocating anything of size n²
+    check_table_size((batch, n_heads, n, n), np.float64, name="attention scores")
     positions = _check_positions(positions, (batch, n))
     mask = np.ones((batch, n), dtype=np.int64) if attention_mask is None else _check_mask(attention_mask)
     if mask.shape != (batch, n):
         raise ValueError(
             f"attention_mask must have shape ({batch}, {n}), one entry per token, got {mask.shape}"
         )
-    extra = np.ones((batch, n, n), dtype=bool) if allowed is None else _check_allowed(allowed, batch, n)
-    check_table_size((batch, n_heads, n, n), np.float64, name="attention scores")
+    visible = np.tri(n, dtype=bool)[None] & (mask[:, None, :] == 1)
+    if allowed is not None:
+        visible = visible & _check_allowed(allowed, batch, n)
     Q, K, V = _project(X, weights, positions, options)
-    visible = np.tri(n, dtype=bool)[None] & (mask[:, None, :] == 1) & extra
     return _attend(Q, K, V, visible)
 
 
@@ -473,7 +488,7 @@ def prefill(
     positions = _check_positions(positions, (batch, n))
     mask = np.ones((batch, n), dtype=np.int64) if attention_mask is None else _check_mask(attention_mask)
     _, K, V = _project(X, weights, positions, options)
-    return outputs, KVCache(K, V, positions.copy(), mask.copy())
+    return outputs, KVCache(K, V, positions.copy(), mask.copy(), *options)
 
 
 def _check_cache(cache: Any, batch: int, n_heads: int, d_head: int) -> KVCache:
@@ -498,7 +513,23 @@ def _check_cache(cache: Any, batch: int, n_heads: int, d_head: int) -> KVCache:
             raise ValueError(
                 f"{name} must have shape (batch, length) = ({batch}, {length}), got {array.shape}"
             )
-    return KVCache(keys, values, positions, mask)
+    return KVCache(keys, values, positions, mask, *cache[4:])
+
+
+def _check_same_options(cache: KVCache, options: _Options) -> None:
+    """Refuse options other than those the cache's keys were made with (argument named)."""
+    for name in _Options._fields:
+        cached, given = getattr(cache, name), getattr(options, name)
+        try:
+            same = bool(cached == given)
+        except Exception:  # an array or another odd object stored in the cache
+            same = False
+        if not same:
+            raise ValueError(
+                f"{name}={given!r} differs from the cache's {name}={cached!r}, the option its keys "
+                f"were made with by prefill: pass {name}={cached!r} (a query encoded differently "
+                "from the cached keys gives wrong scores)"
+            )
 
 
 def decode_step(
@@ -520,7 +551,8 @@ def decode_step(
     decode steps gives the outputs of one :func:`decoder_forward` over the whole
     sequence (to rounding). ``position`` must be greater than every position already
     cached for a token of its row: positions never move backwards or repeat. The options
-    must be those the cache was built with. Introduced in notebook 11.
+    (``encoding``, ``base``, ``layout``, ``rotary_dims``) must be those the cache was
+    built with, recorded in it; others are refused. Introduced in notebook 11.
 
     Parameters
     ----------
@@ -549,6 +581,7 @@ def decode_step(
         raise ValueError(f"weights have d_model = {weight_rows} rows per head, x has d_model = {d_model}")
     options = _check_options(encoding, base, layout, rotary_dims, d_model, d_head)
     cache = _check_cache(cache, batch, n_heads, d_head)
+    _check_same_options(cache, options)
     position = _check_positions(position, (batch,), "position")
     cached = np.where(cache.mask == 1, cache.positions, -np.inf)
     latest = cached.max(axis=1, initial=-np.inf)
@@ -568,7 +601,7 @@ def decode_step(
     mask = np.concatenate([cache.mask, np.ones((batch, 1), dtype=np.int64)], axis=1)
     positions = np.concatenate([cache.positions, position[:, None]], axis=1)
     output = _attend(Q, keys, values, (mask == 1)[:, None, :])[:, 0]
-    return output, KVCache(keys, values, positions, mask)
+    return output, KVCache(keys, values, positions, mask, *options)
 
 
 __all__ = [

@@ -4,6 +4,10 @@ Every figure function draws on the axes it is given (or a new one), labels
 the axes in the course's notation and returns the axes, so a notebook can
 add to it. The style is set by ``setup_notebook`` from notebook 01 on; the
 table figures come in notebook 03, the similarity figures in notebook 05.
+
+matplotlib and seaborn are imported by the functions that use them, not with the
+module: ``import pe_utils`` stays quick for code that draws nothing (the contents
+notebook, the exercise checkers, the tools).
 """
 
 from __future__ import annotations
@@ -12,15 +16,15 @@ import base64
 import html
 import io
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import matplotlib.pyplot as plt
 import numpy as np
-import seaborn as sns
-from matplotlib.axes import Axes
-from matplotlib.figure import Figure
 
 from ._checks import _is_integer, check_finite_array, check_matrix
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.figure import Figure
 
 #: Diverging map for signed values in [−1, 1] (ColorBrewer RdBu, colour-blind safe).
 DIVERGING_CMAP = "RdBu_r"
@@ -35,6 +39,9 @@ def use_course_style() -> None:
 
     Called by :func:`pe_utils.setup_notebook`. Introduced in notebook 01.
     """
+    import matplotlib.pyplot as plt
+    import seaborn as sns
+
     sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
     plt.rcParams.update(
         {
@@ -76,6 +83,9 @@ def show_figure(description: str, fig: Figure | None = None) -> None:
             "description must be a sentence (at least four words) saying what the figure shows, "
             f"got {description!r}"
         )
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+
     if fig is None:
         fig = plt.gcf()
     elif not isinstance(fig, Figure):
@@ -90,10 +100,24 @@ def _figure_description(fig: Figure) -> str | None:
 
 
 def _figure_png(fig: Figure) -> bytes:
-    """``fig`` as PNG bytes, cropped as the inline backend crops, with no version metadata."""
+    """``fig`` as PNG bytes, cropped as the inline backend crops, with no version metadata.
+
+    The image is stored with a palette of at most 256 colours (no dithering): a course figure
+    (lines, a colour map of 256 steps, text) looks the same and stores about three times
+    smaller, which keeps each notebook under its 300 kB budget.
+    """
+    from PIL import Image  # matplotlib's own dependency
+
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight", metadata={"Software": None})
-    return buffer.getvalue()
+    buffer.seek(0)
+    with Image.open(buffer) as image:
+        palette = image.convert("RGB").quantize(
+            colors=256, method=Image.Quantize.MAXCOVERAGE, dither=Image.Dither.NONE
+        )
+    quantized = io.BytesIO()
+    palette.save(quantized, format="PNG")
+    return quantized.getvalue()
 
 
 def figure_html(fig: Figure) -> str:
@@ -112,6 +136,8 @@ def _axes(ax: Axes | None, figsize: tuple[float, float] | None = None) -> Axes:
     """``ax`` itself, or the axes of a new figure."""
     if ax is not None:
         return ax
+    import matplotlib.pyplot as plt
+
     _, new_ax = plt.subplots(figsize=figsize)
     return new_ax
 

@@ -26,8 +26,9 @@ of each head and pass the other ``d − r`` through, with the frequencies of an
 interleaved; GPT-NeoX (``rotary_pct``: 24 of 96 per head in NeoX-20B), Phi
 (``partial_rotary_factor``) and Hugging Face's default rope type pair them in
 halves *within* the first ``r`` dimensions (partial half-split). Not every
-convention does this: Hugging Face's "proportional" type (Gemma 4, release 5.x)
-takes the exponent over the whole head and gives the other pairs frequency 0.
+convention does this: Hugging Face's "proportional" type (Gemma 4; read in release
+5.23.0 only, ``_compute_proportional_rope_parameters``) takes the exponent over the
+whole head and gives the other pairs frequency 0.
 """
 
 from __future__ import annotations
@@ -47,17 +48,22 @@ from ._checks import (
 from .context import rope_frequencies
 
 
-def check_rotary_dims(rotary_dims: Any, d_model: int) -> int:
-    """Return ``rotary_dims`` as an int if it is even and ``2 ≤ rotary_dims ≤ d_model``."""
+def check_rotary_dims(rotary_dims: Any, size: int, size_name: str = "d_model") -> int:
+    """Return ``rotary_dims`` as an int if it is even and ``2 ≤ rotary_dims ≤ size``.
+
+    ``size_name`` names the limit in the message: ``d_model`` for :func:`rope`, ``d_head``
+    for the decoder of notebook 11.
+    """
+    limit = f"{size_name} = {size}"
     if not _is_integer(rotary_dims):
         raise TypeError(
-            f"rotary_dims must be None or an even integer from 2 to d_model = {d_model}, got "
+            f"rotary_dims must be None or an even integer from 2 to {limit}, got "
             f"{rotary_dims!r} of type {type(rotary_dims).__name__}"
         )
     rotary_dims = int(rotary_dims)
-    if rotary_dims < 2 or rotary_dims > d_model or rotary_dims % 2:
+    if rotary_dims < 2 or rotary_dims > size or rotary_dims % 2:
         raise ValueError(
-            f"rotary_dims must be None or an even integer from 2 to d_model = {d_model} "
+            f"rotary_dims must be None or an even integer from 2 to {limit} "
             f"(the dimensions rotated, in pairs), got {rotary_dims}"
         )
     return rotary_dims

@@ -28,6 +28,12 @@ Four ways to give the head positions (``VARIANTS``):
 
 ``E`` is a fixed random token embedding (not trained). Introduced in
 notebook 10.
+
+p-RoPE (notebook 13): a ``"rope"`` head with ``rope_proportion = p < 1``
+rotates only its fastest ``K = int(p·d_k // 2)`` pairs and leaves the others
+unrotated (Barbero et al. 2024, arXiv:2410.06205; frequencies from
+:func:`pe_utils.frequency_use.p_rope_frequencies`). ``p = 1`` is the RoPE head of
+notebook 10, ``p = 0`` a head with no positions.
 """
 
 from __future__ import annotations
@@ -50,6 +56,7 @@ from ._checks import (
     check_table_size,
 )
 from .encoding import sinusoidal_pe
+from .frequency_use import check_proportion, rotated_pairs
 from .rotation import shift_matrix
 from .similarity import commuting_part
 
@@ -58,7 +65,7 @@ VARIANTS: tuple[str, ...] = ("none", "sinusoidal", "learned", "rope")
 
 #: Marks a position that has no target (``p < k``) in the array of targets.
 NO_TARGET: int = -1
-#: The most Adam steps ``train_head`` takes (notebook 10 needs a few hundred).
+#: The most Adam steps ``train_head`` takes (notebook 10 uses 100).
 MAX_STEPS: int = 100_000
 
 
@@ -178,8 +185,12 @@ class LookBackHead:
         The position table of the ``"learned"`` variant (trained); ``None`` otherwise.
     base : float
         Base of the sinusoidal encoding and of RoPE.
+    rope_proportion : float
+        ``p`` in ``[0, 1]``: the share of pairs a ``"rope"`` head rotates, the fastest
+        ``int(p·d_k // 2)`` (p-RoPE, notebook 13); 1 (all pairs) by default, and for every
+        other variant.
 
-    Introduced in notebook 10.
+    Introduced in notebook 10 (``rope_proportion`` in notebook 13).
     """
 
     variant: str
@@ -188,6 +199,7 @@ class LookBackHead:
     W_k: np.ndarray
     positions: np.ndarray | None = None
     base: float = 10000.0
+    rope_proportion: float = 1.0
     trainable: tuple[str, ...] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -220,6 +232,13 @@ class LookBackHead:
         for name, array in arrays.items():
             object.__setattr__(self, name, array)
         object.__setattr__(self, "base", check_base(self.base))
+        proportion = check_proportion(self.rope_proportion, "rope_proportion")
+        if self.variant != "rope" and proportion != 1.0:
+            raise ValueError(
+                f"rope_proportion applies to variant 'rope' only (p-RoPE), got {proportion} for "
+                f"variant {self.variant!r}"
+            )
+        object.__setattr__(self, "rope_proportion", proportion)
 
     @property
     def vocab_size(self) -> int:
@@ -242,6 +261,7 @@ def init_head(
     d_k: int | None = None,
     n_positions: int | None = None,
     base: float = 10000.0,
+    rope_proportion: float = 1.0,
     seed: int = 0,
 ) -> LookBackHead:
     """Return an untrained head: random ``E``, ``W_q``, ``W_k`` (and position table).
@@ -266,10 +286,17 @@ def init_head(
         Rows of the learned table; required for ``"learned"`` only.
     base : float
         Greater than 1.
+    rope_proportion : float
+        For ``"rope"``: the share ``p`` of pairs rotated (p-RoPE, notebook 13), 1 by
+        default; it changes no random draw, so a p-RoPE head starts from the weights of
+        the RoPE head with the same seed.
     seed : int
         Non-negative.
     """
     variant = check_choice(variant, VARIANTS, "variant")
+    rope_proportion = check_proportion(rope_proportion, "rope_proportion")
+    if variant != "rope" and rope_proportion != 1.0:
+        raise ValueError(f"rope_proportion applies to variant 'rope' only (p-RoPE), got variant {variant!r}")
     vocab_size = _check_vocab_size(vocab_size)
     d_model = check_positive_count(d_model, "d_model")
     if d_model % 2:
@@ -291,7 +318,7 @@ def init_head(
     W_q = rng.normal(scale=scale, size=(d_model, d_k))
     W_k = rng.normal(scale=scale, size=(d_model, d_k))
     table = rng.normal(scale=scale, size=(n_positions, d_model)) if variant == "learned" else None
-    return LookBackHead(variant, embeddings, W_q, W_k, table, base)
+    return LookBackHead(variant, embeddings, W_q, W_k, table, base, rope_proportion)
 
 
 def _check_head(head: Any) -> LookBackHead:
@@ -329,15 +356,26 @@ def _sinusoidal_table(n: int, d_model: int, base: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _rotations(variant: str, base: float, d_k: int, n: int) -> np.ndarray | None:
+def _rotations(
+    variant: str, base: float, d_k: int, n: int, rope_proportion: float = 1.0
+) -> np.ndarray | None:
     """How a head turns the query and key of position ``p``: ``R_p``, shape ``(n, d_k, d_k)``, or ``None``.
 
     A row ``u`` at position ``p`` becomes ``u @ R_p`` with ``R_p = shift_matrix(p)``,
     which is ``rope(u, p)`` (notebook 08: ``R_p = T_{−p}``, written for row vectors).
+    p-RoPE (``rope_proportion < 1``, notebook 13) keeps the blocks of the fastest
+    ``K = rotated_pairs(d_k, rope_proportion)`` pairs and makes the others the identity:
+    frequency 0, as ``p_rope_frequencies`` gives.
     """
     if variant != "rope":
         return None
     rotations = np.stack([shift_matrix(p, d_k, base=base) for p in range(n)])
+    kept = rotated_pairs(d_k, rope_proportion)
+    if kept < d_k // 2:
+        unrotated = np.arange(2 * kept, d_k)
+        rotations[:, unrotated, :] = 0.0
+        rotations[:, :, unrotated] = 0.0
+        rotations[:, unrotated, unrotated] = 1.0
     rotations.flags.writeable = False          # cached: shared by every call
     return rotations
 
@@ -364,7 +402,7 @@ def _forward(
     if added is not None:
         inputs = inputs + added
     W_q, W_k = parameters["W_q"], parameters["W_k"]
-    rotations = _rotations(head.variant, head.base, W_q.shape[1], n)
+    rotations = _rotations(head.variant, head.base, W_q.shape[1], n, head.rope_proportion)
     queries = _rotate(inputs @ W_q, rotations) * (1.0 / np.sqrt(W_q.shape[1]))   # the 1/√d_k of s_pq
     keys = _rotate(inputs @ W_k, rotations)
     scores = queries @ np.swapaxes(keys, -1, -2)

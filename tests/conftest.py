@@ -1,4 +1,7 @@
-"""Shared test setup: a headless plotting backend and hypothesis settings."""
+"""Shared test setup: a headless plotting backend, hypothesis settings, and the order of the files."""
+
+import sys
+from pathlib import Path
 
 import matplotlib
 import pytest
@@ -18,6 +21,34 @@ settings.load_profile("ci")
 @pytest.fixture(autouse=True)
 def _close_figures():
     yield
-    import matplotlib.pyplot as plt
+    plt = sys.modules.get("matplotlib.pyplot")  # not imported: no figure to close (and no import)
+    if plt is not None:
+        plt.close("all")
 
-    plt.close("all")
+
+# ---- Which file starts first ------------------------------------------------------------------
+# `make test` runs pytest-xdist with --dist loadfile: each file goes whole to one of two workers,
+# and a worker is handed the next file when two of its tests are left. Files start in the order
+# below, longest first, so that no long file starts last and holds one worker while the other
+# waits; the many short files at the end fill the gaps, and both workers finish close together.
+# (By default xdist sends the files with the most tests first; pytest_configure turns that off.)
+LONGEST_FILE = "test_browser.py"  # every deck and site page in a browser: by far the longest
+
+
+def file_rank(path: Path) -> tuple[int, float]:
+    """Sort key of a test file: the browser check, then the notebooks (last first: they grow
+    heavier), then the other test files, largest first."""
+    if path.name == LONGEST_FILE:
+        return (0, 0.0)
+    if path.suffix == ".ipynb":
+        return (1, -float(path.name[:2]) if path.name[:2].isdigit() else 0.0)
+    return (2, -float(path.stat().st_size))
+
+
+def pytest_configure(config):
+    if hasattr(config.option, "loadscopereorder"):  # pytest-xdist is loaded
+        config.option.loadscopereorder = False  # keep the order of pytest_collection_modifyitems
+
+
+def pytest_collection_modifyitems(session, config, items):
+    items.sort(key=lambda item: file_rank(item.path))  # stable: a file's tests keep their order

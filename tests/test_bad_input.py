@@ -139,3 +139,16 @@ def test_layout_error_lists_the_choices():
 def test_numpy_integers_are_accepted():
     assert pu.sinusoidal_pe(np.int64(3), np.int32(4)).shape == (3, 4)
     assert pu.permutation_matrix(np.array([1, 0], dtype=np.uint8)).shape == (2, 2)
+
+
+@pytest.mark.parametrize(
+    ("call", "name"),
+    [
+        (lambda: pu.encode_positions([[0, 1], [2]], 8), "positions"),
+        (lambda: pu.rope([[1.0, 2.0], [3.0]], [0, 1]), "x"),
+        (lambda: pu.shift([[1.0, 0.0], [0.5]], 1), "rows"),
+    ],
+)
+def test_a_ragged_array_is_refused_by_name(call, name):
+    with pytest.raises(ValueError, match=rf"{name} must be a rectangular array"):
+        call()

@@ -53,7 +53,12 @@ def code(source, outputs, slide_type="-", count=1):
 
 
 def tiny_course(folder):
-    """01_good follows every rule; 02_bad breaks one rule per slide."""
+    """01_good follows every rule; 02_bad breaks one rule per slide; 03_numbers hides its slide numbers.
+
+    The slide number is checked two ways (tools/npm_packages/check_browser.mjs): with the inner
+    markup of formulas, code and explorers set aside, unless a :has() style could make the number
+    depend on it. 02_bad's number fault needs the markup; 03_numbers' does not.
+    """
     folder.mkdir()
     figure = new_output("display_data", {
         "text/html": f'<img src="data:image/png;base64,{PIXEL}" alt="One grey pixel, enlarged.">',
@@ -97,9 +102,21 @@ def tiny_course(folder):
         md("## 5. A slider that moves nothing", "slide"),
         note(),
         code("explorer", [new_output("display_data", dead_slider)], count=2),
+        # A style that hides the slide number on the slides that hold a formula's fraction: the
+        # number depends on what is inside the formula MathJax drew.
+        md("## 6. No slide number\n\n<style>.reveal:has(section.present mjx-mfrac) .slide-number "
+           "{ display: none !important; }</style>\n\nOne half, $\\frac{1}{2}$, hides the number.", "slide"),
+        note(),
+    ]
+    numbers = [
+        md("# 03 — Numbers\n\n<style>.reveal .slide-number { display: none !important; }</style>\n\n"
+           "A formula, $x_{2i} = \\sin(p\\,\\omega_i)$, and code:", "slide"),
+        note(),
+        code("print(1)", [new_output("stream", name="stdout", text="1\n")]),
     ]
     nbformat.write(new_notebook(cells=good), folder / "01_good.ipynb")
     nbformat.write(new_notebook(cells=bad), folder / "02_bad.ipynb")
+    nbformat.write(new_notebook(cells=numbers), folder / "03_numbers.ipynb")
     return folder
 
 
@@ -117,12 +134,27 @@ def processes_in_group(group):
     return found
 
 
+# First in the file: the longest test starts first (tests/conftest.py).
+@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks")
+def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_path):
+    report = check_slides.check(None, out=tmp_path / "build")
+    # First what needs no browser: every page built, in course order, offline, links resolve.
+    test_tools.assert_course_builds(tmp_path / "build" / "site", tmp_path / "build" / "slides", NOTEBOOKS)
+    print(report.summary())
+    assert sorted(report.slides) == [path.stem for path in NOTEBOOKS]
+    assert all(count > 0 for count in report.slides.values()), report.summary()
+    shown = report.problems[:80]
+    if len(report.problems) > 80:
+        shown.append(f"... and {len(report.problems) - 80} more")
+    assert report.ok, "\n".join(shown + [report.summary()])
+
+
 def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
     report = check_slides.check(None, out=tmp_path / "build", folder=course)
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
-    assert report.slides == {"01_good": 4, "02_bad": 6}, report.summary()
+    assert report.slides == {"01_good": 4, "02_bad": 7, "03_numbers": 1}, report.summary()
     good = [p for p in report.problems if p.startswith(("01_good", "site/01_good"))]
     assert not good, "\n".join(good)
     bad = "\n".join(report.problems)
@@ -138,7 +170,12 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert found("02_bad deck", "network:", "https://example.invalid/x.png"), bad
     assert found("02_bad deck", "console:", "boom from the page"), bad
     assert found("02_bad slide 4/0", "image:", "without alt text"), bad
-    assert report.clipped == {"01_good": 0, "02_bad": 2}, report.summary()
+    assert found("02_bad slide 6/0", "number:", 'shows "", expected "7/7"'), bad
+    assert found("03_numbers slide 0/0", "number:", 'shows "", expected "1/1"'), bad
+    numbers = [p for p in report.problems if "number:" in p]
+    assert len(numbers) == 2, bad  # no other slide's number is missing or wrong
+    assert report.number_markup == {"01_good": "set aside", "02_bad": "in place", "03_numbers": "set aside"}
+    assert report.clipped == {"01_good": 0, "02_bad": 2, "03_numbers": 0}, report.summary()
     for kind in ("network:", "console:", "without alt text", "math:"):
         assert found("site/02_bad.html", kind), (kind, bad)
     assert found("site/02_bad.html", "explorer:", "did not change the chart"), bad
@@ -151,20 +188,6 @@ def test_index_summaries_show_subscripts_not_raw_text(tmp_path):
     assert build_site.summary_html("a rotation T_k and W_q W_kᵀ, ω_i; sinusoidal_pe") == (
         "a rotation T<sub>k</sub> and W<sub>q</sub> W<sub>k</sub>ᵀ, ω<sub>i</sub>; sinusoidal_pe")
     assert build_site.summary_html("$x_i$ <b>") == "$x_i$ &lt;b&gt;"
-
-
-@pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks")
-def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_path):
-    report = check_slides.check(None, out=tmp_path / "build")
-    # First what needs no browser: every page built, in course order, offline, links resolve.
-    test_tools.assert_course_builds(tmp_path / "build" / "site", tmp_path / "build" / "slides", NOTEBOOKS)
-    print(report.summary())
-    assert sorted(report.slides) == [path.stem for path in NOTEBOOKS]
-    assert all(count > 0 for count in report.slides.values()), report.summary()
-    shown = report.problems[:80]
-    if len(report.problems) > 80:
-        shown.append(f"... and {len(report.problems) - 80} more")
-    assert report.ok, "\n".join(shown + [report.summary()])
 
 
 def test_sizes_parse():

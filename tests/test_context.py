@@ -495,6 +495,31 @@ def test_bad_seq_len_is_refused_by_name(scaling, seq_len, error, words):
 
 
 @pytest.mark.parametrize(
+    ("d_model", "scaling", "seq_len", "words"),
+    [
+        # base·(4·10^300/16 − 3)^2 ≈ 10^4 · 6·10^598: beyond float64 (and 4.0 · 10**400 is no float at all)
+        (4, dynamic(4.0, 16), 10**300,
+         r'^seq_len=100000… \(301 digits\) and scaling\["factor"\]=4.0: the new base'),
+        (4, dynamic(4.0, 16), 10**400, r'^seq_len=.* and scaling\["factor"\]=4.0: the new base'),
+        (4, dynamic(1e300, 16), 10**6, r'^seq_len=1000000 and scaling\["factor"\]=1e\+300'),
+        (4, ntk(1e300), None, r'^scaling\["factor"\]=1e\+300: the new base .* too large for float64'),
+    ],
+)
+def test_a_base_beyond_float64_is_refused_by_name(d_model, scaling, seq_len, words):
+    with pytest.raises(ValueError, match=words):
+        rope_frequencies(d_model, scaling=scaling, seq_len=seq_len)
+
+
+def test_large_but_representable_bases_still_work():
+    # 10^4 · (4·10^18/16 − 3)^2 ≈ 6·10^38: far inside float64; the last pair turns by 1/√(base')
+    got = rope_frequencies(4, scaling=dynamic(4.0, 16), seq_len=10**18)
+    new_base = 1e4 * (4.0 * 1e18 / 16 - 3.0) ** 2
+    np.testing.assert_allclose(got, [1.0, new_base**-0.5], rtol=1e-12)
+    got = rope_frequencies(4, scaling=ntk(1e100))  # base·s^2 = 10^204
+    np.testing.assert_allclose(got, [1.0, 1e-102], rtol=1e-12)
+
+
+@pytest.mark.parametrize(
     ("kwargs", "error", "words"),
     [
         ({"d_model": 7}, ValueError, "d_model"),

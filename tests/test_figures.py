@@ -72,3 +72,32 @@ def test_show_figure_refuses_a_missing_or_token_description(description):
 def test_show_figure_refuses_a_non_figure():
     with pytest.raises(TypeError, match="fig must be a matplotlib Figure"):
         pe_utils.show_figure("A description of four words or more.", fig="not a figure")
+
+
+def test_stored_figures_use_a_palette_and_keep_their_colours():
+    # Figures are stored as palette PNGs (≤ 256 colours): a heatmap keeps its colour map.
+    import base64
+    import io
+
+    import matplotlib.pyplot as plt
+    import numpy as np
+    from PIL import Image
+
+    from pe_utils.plotting import _figure_png
+
+    fig, ax = plt.subplots(figsize=(4, 3))
+    ax.imshow(np.linspace(-1, 1, 64 * 64).reshape(64, 64), cmap="RdBu_r")
+    png = _figure_png(fig)
+    with Image.open(io.BytesIO(png)) as image:
+        assert image.mode == "P"
+        rgb = np.asarray(image.convert("RGB"), dtype=float)
+    fig.canvas.draw()
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", bbox_inches="tight")
+    with Image.open(buffer) as full:
+        reference = np.asarray(full.convert("RGB"), dtype=float)
+    assert rgb.shape == reference.shape
+    assert np.abs(rgb - reference).mean() < 2.0  # under one percent of the colour range, on average
+    assert (rgb[0, 0] == reference[0, 0]).all() and (reference[0, 0] == 255).all()  # white stays white
+    assert len(base64.b64encode(png)) < len(base64.b64encode(buffer.getvalue()))
+    plt.close("all")

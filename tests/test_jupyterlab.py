@@ -48,8 +48,8 @@ class Lab:
         for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_SETTINGS_DIR",
                      "JUPYTERLAB_WORKSPACES_DIR", "IPYTHONDIR"):
             env[name] = str(tmp_path / name.lower())  # nothing read from or left in the home folder
-        command = [
-            sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root",
+        command = [  # `jupyter lab` without the `jupyter` command's hop through a second Python
+            sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
             "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
             f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={NOTEBOOKS}",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
@@ -78,7 +78,7 @@ class Lab:
             try:
                 return self.request("GET", "/api/status", timeout=2)
             except (urllib.error.URLError, ConnectionError, TimeoutError):
-                time.sleep(0.25)
+                time.sleep(0.05)
         raise AssertionError(f"jupyter lab did not answer in {STARTUP_SECONDS} s")
 
     def stop(self):

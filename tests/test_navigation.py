@@ -199,3 +199,17 @@ def test_the_readme_repeats_the_questions_of_the_contents_notebook(course):
     notebook.cells[2].source += " Edited."
     nbformat.write(notebook, path)
     assert run(course, "--check") == 1  # the README copy is now stale
+
+
+def test_the_series_line_counts_to_the_last_notebook(course, capsys):
+    write_notebook(course / "01_first.ipynb", "01 — First idea",
+                   "*A course* · notebook 01 of 01\n\nAttention sees a set.")
+    run(course)
+    assert run(course, "--check") == 0
+    write_notebook(course / "03_third.ipynb", "Third idea", "*A course* · notebook 03 of 03\n\nRotations.")
+    capsys.readouterr()
+    assert run(course, "--check") == 1
+    assert "01_first.ipynb: series line of the title slide is stale" in capsys.readouterr().err
+    run(course)
+    title = nbformat.read(course / "01_first.ipynb", as_version=4).cells[1].source
+    assert "· notebook 01 of 03" in title and "Attention sees a set." in title

@@ -443,6 +443,8 @@ def test_decode_refuses_positions_that_move_backwards_or_repeat():
         ([[None, 1]], TypeError, "attention_mask"),
         ([[1j, 1]], TypeError, "attention_mask"),
         (5, ValueError, "attention_mask must be 2-D"),
+        ([[1, 1], [1]], ValueError, "attention_mask must be a rectangular 2-D array"),
+        ([[0, 1, 1], [1, 1]], ValueError, "attention_mask must be a rectangular"),
     ],
 )
 def test_bad_masks_name_the_argument(mask, error, words):
@@ -514,7 +516,7 @@ X3 = np.ones((2, 3, 4))
         ({"base": 1.0}, ValueError, "base"),
         ({"layout": "halves"}, ValueError, "layout"),
         ({"rotary_dims": 3}, ValueError, "rotary_dims"),
-        ({"rotary_dims": 4}, ValueError, "rotary_dims"),
+        ({"rotary_dims": 4}, ValueError, "from 2 to d_head = 2"),  # the limit is the head size
         ({"rotary_dims": 2, "encoding": "additive"}, ValueError, "rotary_dims applies to encoding 'rope'"),
         ({"weights": decoder_weights(4, 1, 3)}, ValueError, "even d_head"),
         (
@@ -571,6 +573,54 @@ def test_bad_caches_are_refused_by_name(change, error, words):
 def test_bad_decode_arguments_are_refused_by_name(x, position, error, words):
     with pytest.raises(error, match=words):
         decode_step(x, WEIGHTS, position, _cache())
+
+
+def test_a_huge_sequence_is_refused_before_any_allocation():
+    import tracemalloc
+
+    n = 200_000  # scores (1, 1, n, n) in float64: 298 GiB
+    X = np.zeros((1, n, 2))  # 3.2 MB, allocated before tracing
+    weights = decoder_weights(2, 1, 2, seed=0)
+    positions = np.arange(n)
+    tracemalloc.start()
+    try:
+        with pytest.raises(ValueError, match=r"^attention scores of shape \(1, 1, 200000, 200000\)"):
+            decoder_forward(X, weights, positions)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert peak < 10 * X.nbytes  # nothing of size n² (40 GB for a bool array) was made
+
+
+@pytest.mark.parametrize(
+    ("options", "name"),
+    [
+        ({"layout": "concatenated"}, "layout"),
+        ({"encoding": "additive"}, "encoding"),
+        ({"encoding": "none"}, "encoding"),
+        ({"base": 500.0}, "base"),
+        ({"rotary_dims": 2}, "rotary_dims"),
+    ],
+)
+def test_decode_refuses_options_other_than_the_caches(options, name):
+    cache = _cache()  # built with the defaults: rope, base 10000, interleaved, every dimension
+    recorded = (cache.encoding, cache.base, cache.layout, cache.rotary_dims)
+    assert recorded == ("rope", 10000.0, "interleaved", None)
+    with pytest.raises(ValueError, match=rf"^{name}=.* differs from the cache's {name}="):
+        decode_step(np.ones((2, 4)), WEIGHTS, [3, 3], cache, **options)
+
+
+def test_the_cache_records_its_options_and_decode_keeps_them():
+    options = {"encoding": "rope", "base": 500.0, "layout": "concatenated", "rotary_dims": 2}
+    _, cache = prefill(X3, WEIGHTS, np.arange(3), **options)
+    assert cache[4:] == tuple(options.values())
+    _, grown = decode_step(np.ones((2, 4)), WEIGHTS, [3, 3], cache, **options)
+    assert grown[4:] == tuple(options.values())
+    with pytest.raises(ValueError, match="^layout='interleaved' differs"):  # the default is not the cache's
+        decode_step(np.ones((2, 4)), WEIGHTS, [3, 3], cache, base=500.0, rotary_dims=2)
+    odd = cache._replace(base=np.array([500.0, 500.0]))  # an array where a number belongs
+    with pytest.raises(ValueError, match="^base=500.0 differs"):
+        decode_step(np.ones((2, 4)), WEIGHTS, [3, 3], odd, **options)
 
 
 def test_scalar_position_is_shared_by_the_batch():

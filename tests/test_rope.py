@@ -314,3 +314,12 @@ def test_rope_passes_seq_len_to_the_dynamic_rule():
 def test_bad_rotary_dims_are_refused_by_name(rotary_dims, error):
     with pytest.raises(error, match="^rotary_dims must be None or an even integer from 2 to d_model = 8"):
         rope(np.ones((2, 8)), [0, 1], rotary_dims=rotary_dims)
+
+
+@pytest.mark.parametrize(("rotary_dims", "error"), [(10, ValueError), (3, ValueError), (4.0, TypeError)])
+def test_check_rotary_dims_names_the_limit_it_was_given(rotary_dims, error):
+    from pe_utils.rope import check_rotary_dims
+
+    with pytest.raises(error, match="^rotary_dims must be None or an even integer from 2 to d_head = 8"):
+        check_rotary_dims(rotary_dims, 8, size_name="d_head")
+    assert check_rotary_dims(8, 8, size_name="d_head") == 8

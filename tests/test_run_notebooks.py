@@ -41,3 +41,21 @@ def test_a_failing_notebook_is_not_written(tmp_path, capsys):
     assert run_notebooks.main([str(path)]) == 1
     assert path.read_text() == before
     assert "ZeroDivisionError" in capsys.readouterr().err
+
+
+def test_consecutive_prints_are_stored_as_one_output():
+    stream = nbformat.v4.new_output
+    cell = nbformat.v4.new_code_cell("print('a', end=''); print('b')")
+    cell.outputs = [
+        stream("stream", name="stdout", text="position 64"),
+        stream("stream", name="stdout", text=" with 6 bits\n"),
+        stream("stream", name="stderr", text="warn\n"),
+        stream("stream", name="stdout", text="next\n"),
+    ]
+    notebook = nbformat.v4.new_notebook(cells=[cell])
+    run_notebooks.merge_streams(notebook)
+    assert [(o.name, o.text) for o in notebook.cells[0].outputs] == [
+        ("stdout", "position 64 with 6 bits\n"),
+        ("stderr", "warn\n"),
+        ("stdout", "next\n"),
+    ]

@@ -13,6 +13,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 MAX_TOTAL_BYTES = 3_500_000  # all notebooks with outputs
+MAX_NOTEBOOK_BYTES = 300_000  # each one (NOTEBOOK_STYLE: "stores under 300 kB")
 UNSTABLE = re.compile(r"\d\.\d{10,}|e-1[3-9]\b|0x[0-9a-f]{6,}|<Figure size|np\.float64\(")
 
 
@@ -57,3 +58,21 @@ def test_ignored_output_cells_say_why():
 def test_notebooks_stay_small():
     total = sum(path.stat().st_size for path in NOTEBOOKS)
     assert total < MAX_TOTAL_BYTES, f"notebooks total {total / 1e6:.1f} MB"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_each_notebook_stores_under_300_kb(path):
+    size = path.stat().st_size
+    assert size < MAX_NOTEBOOK_BYTES, f"{path.name} stores {size / 1e3:.0f} kB; shrink its figures or tables"
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_each_print_is_stored_whole(path):
+    # `make outputs` joins consecutive prints to one stream; split ones show as broken lines on
+    # the slides and the site, and mean the outputs were stored some other way.
+    for index, cell in enumerate(code_cells(path)):
+        names = [o.get("name") if o.output_type == "stream" else None for o in cell.outputs]
+        for first, second in zip(names, names[1:], strict=False):
+            assert first is None or first != second, (
+                f"{path.name}, code cell {index}: one stream stored as several outputs; run `make outputs`"
+            )

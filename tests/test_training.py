@@ -513,3 +513,99 @@ def test_commuting_share_follows_the_layout():
     share = commuting_share(matrix)
     assert commuting_share(halves, layout="concatenated") == pytest.approx(share, rel=1e-12)
     assert commuting_share(halves) != pytest.approx(share, rel=1e-3)  # the wrong pairing differs
+
+
+# --- p-RoPE: a "rope" head that rotates only its fastest pairs (notebook 13) -----------------------------
+
+
+def _rotate_pairs_by_hand(u, position, kept, base=10000.0):
+    """Interleaved pairs (2i, 2i+1) turned by position·base^(−2i/d) for i < kept, the rest left alone."""
+    out = u.copy()
+    for i in range(kept):
+        angle = position * base ** (-2 * i / len(u))
+        c, s = math.cos(angle), math.sin(angle)
+        out[2 * i], out[2 * i + 1] = c * u[2 * i] - s * u[2 * i + 1], s * u[2 * i] + c * u[2 * i + 1]
+    return out
+
+
+@pytest.mark.parametrize(("proportion", "kept"), [(0.25, 1), (0.5, 2), (0.75, 3), (1.0, 4), (0.0, 0)])
+def test_p_rope_scores_by_explicit_loops(proportion, kept):
+    head = init_head("rope", 5, 6, d_k=8, seed=3, rope_proportion=proportion)
+    tokens = np.array([[4, 0, 3, 3, 1, 2, 0, 4]])
+    scores = head_scores(head, tokens)[0]
+    x = head.embeddings[tokens[0]]
+    for p in range(8):
+        query = _rotate_pairs_by_hand(x[p] @ head.W_q, p, kept)
+        for q in range(p + 1):
+            key = _rotate_pairs_by_hand(x[q] @ head.W_k, q, kept)
+            assert scores[p, q] == pytest.approx(query @ key / math.sqrt(8), rel=1e-12, abs=1e-12)
+
+
+def test_rope_proportion_changes_no_random_draw():
+    full, half = init_head("rope", 6, 8, seed=5), init_head("rope", 6, 8, seed=5, rope_proportion=0.5)
+    for name in ("embeddings", "W_q", "W_k"):
+        np.testing.assert_array_equal(getattr(full, name), getattr(half, name))
+    assert full.rope_proportion == 1.0 and half.rope_proportion == 0.5
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), n=st.integers(2, 12), half_dk=st.integers(1, 4))
+def test_p_rope_at_one_is_rope_and_at_zero_is_no_positions(seed, n, half_dk):
+    rope_head = init_head("rope", 4, 6, d_k=2 * half_dk, seed=seed)
+    tokens, _ = look_back_task(2, n, 4, offset=1, seed=seed + 1)
+    at_one = replace(rope_head, rope_proportion=1.0)
+    np.testing.assert_array_equal(head_scores(at_one, tokens), head_scores(rope_head, tokens))
+    at_zero = replace(rope_head, rope_proportion=0.0)
+    none = LookBackHead("none", rope_head.embeddings, rope_head.W_q, rope_head.W_k)
+    np.testing.assert_allclose(head_scores(at_zero, tokens), head_scores(none, tokens),
+                               rtol=1e-12, atol=1e-12)
+
+
+@settings(max_examples=20, deadline=None)
+@given(seed=st.integers(0, 10_000), proportion=st.floats(0, 1))
+def test_p_rope_scores_depend_on_the_offset_only(seed, proportion):
+    head = init_head("rope", 3, 8, seed=seed, rope_proportion=proportion)
+    scores = head_scores(head, np.full((1, 10), 2))[0]     # one token everywhere
+    for offset in range(10):
+        diagonal = np.diagonal(scores, offset=-offset)
+        np.testing.assert_allclose(diagonal, diagonal[0], rtol=1e-10, atol=1e-10)
+
+
+@settings(max_examples=15, deadline=None)
+@given(proportion=st.sampled_from([0.0, 0.25, 0.5, 0.75]), seed=st.integers(0, 1000), n=st.integers(2, 6),
+       data=st.data())
+def test_p_rope_gradient_matches_central_finite_differences(proportion, seed, n, data):
+    head = init_head("rope", 4, 4, d_k=8, seed=seed, rope_proportion=proportion)
+    offset = data.draw(st.integers(1, n - 1))
+    tokens, targets = look_back_task(2, n, 4, offset=offset, seed=seed + 1)
+    _, gradient = look_back_loss_and_gradient(head, tokens, targets)
+    for name, array in head.parameters().items():
+        for index in np.ndindex(array.shape):
+            numeric = finite_difference(head, tokens, targets, name, index)
+            assert gradient[name][index] == pytest.approx(numeric, rel=1e-5, abs=1e-8), (name, index)
+
+
+def test_p_rope_training_is_reproducible_and_learns_the_task():
+    tokens, targets = look_back_task(32, 12, 6, offset=2, seed=9)
+    start = init_head("rope", 6, 8, seed=1, rope_proportion=0.5)
+    first, again = (train_head(start, tokens, targets, steps=60) for _ in range(2))
+    np.testing.assert_array_equal(first.losses, again.losses)
+    assert first.losses[-1] < 0.5 * first.losses[0] and first.head.rope_proportion == 0.5
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "phrase"),
+    [
+        (lambda: init_head("rope", 3, 4, rope_proportion=1.5), ValueError, "rope_proportion must be"),
+        (lambda: init_head("rope", 3, 4, rope_proportion=True), TypeError, "rope_proportion"),
+        (lambda: init_head("rope", 3, 4, rope_proportion="0.5"), TypeError, "rope_proportion"),
+        (lambda: init_head("sinusoidal", 3, 4, rope_proportion=0.5), ValueError, "variant 'rope' only"),
+        (lambda: LookBackHead("none", np.ones((3, 4)), np.eye(4), np.eye(4), rope_proportion=0.5), ValueError,
+         "variant 'rope' only"),
+        (lambda: LookBackHead("rope", np.ones((3, 4)), np.eye(4), np.eye(4), rope_proportion=float("nan")),
+         ValueError, "rope_proportion"),
+    ],
+)
+def test_rope_proportion_bad_input(call, error, phrase):
+    with pytest.raises(error, match=phrase):
+        call()

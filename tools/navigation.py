@@ -14,6 +14,8 @@ the start of its cell, so a re-run replaces it instead of adding another copy:
 - ``<!-- contents -->``: in any notebook that has such a cell (``00_contents``), the
   list of notebooks with their titles and one-line summaries;
 - the README's list between ``<!-- contents:start -->`` and ``<!-- contents:end -->``;
+- the series line of each title slide, "notebook NN of MM", where MM is the last notebook's
+  number (the rest of the title cell is written by hand);
 - the README's "Questions learners ask" between ``<!-- questions:start -->`` and
   ``<!-- questions:end -->``: a copy of the cells of ``00_contents`` that start with
   ``<!-- questions -->`` (written by hand there), with notebook links made relative to the README.
@@ -240,6 +242,21 @@ def _with_contents(
     return [*body[:first], *new, *body[last + 1 :]]
 
 
+#: The series line of a title slide: "… · notebook 03 of 13" (CONTRIBUTING, "Slides").
+SERIES_LINE = re.compile(r"· notebook (\d\d) of (\d+)")
+
+
+def _with_series_number(body: list, entries: list[Entry], index: int, stale: list[str]) -> None:
+    """Set "notebook NN of MM" on the title slide to this notebook's number and the last one's."""
+    wanted = f"· notebook {entries[index].number} of {entries[-1].number}"
+    for cell in body:
+        if cell.cell_type == "markdown" and cell.source.lstrip().startswith("# "):
+            if SERIES_LINE.search(cell.source) and SERIES_LINE.search(cell.source).group(0) != wanted:
+                stale.append("series line of the title slide is stale")
+                cell.source = SERIES_LINE.sub(wanted, cell.source, count=1)
+            return
+
+
 def updated_notebook(notebook: nbformat.NotebookNode, entries: list[Entry], index: int) -> list[str]:
     """Update ``notebook`` in place; return what was stale (empty if it was up to date)."""
     stale = []
@@ -255,6 +272,7 @@ def updated_notebook(notebook: nbformat.NotebookNode, entries: list[Entry], inde
             elif cell.source != line or cell.get("metadata", {}) != GENERATED_METADATA:
                 stale.append(f"navigation line at the {where} is stale")
     body = _with_contents(notebook, body, entries, stale)
+    _with_series_number(body, entries, index, stale)
     top, bottom = (_generated_cell(notebook, line, cell_id) for cell_id in NAV_IDS)
     notebook.cells = [top, *body, bottom]
     return stale

@@ -5,7 +5,8 @@
 
 This is ``make outputs``. Each notebook runs in its own folder with a fresh
 kernel, so execution counts go 1, 2, 3, … with no gaps; per-cell timing
-metadata is not recorded, so a re-run rewrites only what really changed. A
+metadata is not recorded, and consecutive prints to one stream are stored as one output
+however the kernel flushed them, so a re-run rewrites only what really changed. A
 cell that raises stops the run and nothing is written for that notebook.
 
 Cell metadata (``slideshow.slide_type``, ``tags``) is kept as it is. Before running, each
@@ -83,6 +84,31 @@ def course_notebooks() -> list[Path]:
     return sorted(path for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
+def merge_streams(notebook: nbformat.NotebookNode) -> None:
+    """Join consecutive outputs of one stream (stdout, stderr) into one, in place.
+
+    The kernel flushes a cell's prints whenever it likes: under load one line can arrive in
+    two outputs, and the slides and the site show them on two lines. Merged, a re-run stores
+    the same text however it was flushed (nbval compares the merged text anyway).
+    """
+    for cell in notebook.cells:
+        if cell.cell_type != "code":
+            continue
+        merged: list = []
+        for output in cell.outputs:
+            previous = merged[-1] if merged else None
+            if (
+                output.output_type == "stream"
+                and previous is not None
+                and previous.output_type == "stream"
+                and previous.name == output.name
+            ):
+                previous.text += output.text
+            else:
+                merged.append(output)
+        cell.outputs = merged
+
+
 def execute(path: Path) -> nbformat.NotebookNode:
     """Run ``path`` in a fresh kernel in its own folder and return the executed notebook."""
     notebook = nbformat.read(path, as_version=4)
@@ -96,6 +122,7 @@ def execute(path: Path) -> nbformat.NotebookNode:
         record_timing=False,
     )
     client.execute()
+    merge_streams(notebook)
     notebook.metadata.pop("widgets", None)
     notebook.metadata["kernelspec"] = {
         "display_name": "Python 3 (ipykernel)",

@@ -72,10 +72,19 @@ def _fill_zero(mask: np.ndarray) -> np.ndarray:
     return np.where(mask == 0, 0, np.cumsum(mask, axis=-1) - 1)
 
 
+def _exclusive_cumsum(mask: np.ndarray) -> np.ndarray:
+    """cumsum(mask) − mask, as TRL builds ids: real tokens right, a padded slot gets the count before it."""
+    mask = np.asarray(mask)
+    return np.cumsum(mask, axis=-1) - mask
+
+
+# Small masks (at most 6 entries), so that a message can show the one a function got wrong.
 POSITION_ID_CASES = (
-    (np.array([[0, 0, 1, 1, 1], [1, 1, 1, 1, 1]]),),
-    (np.array([[1, 1, 1, 0, 0], [0, 1, 1, 1, 1]]),),
-    (np.array([[0, 0, 0, 0, 1, 1], [0, 0, 0, 0, 0, 0], [1, 0, 1, 1, 0, 1]]),),
+    (np.array([[0, 0, 1], [1, 1, 1]]),),  # left padding; none
+    (np.array([[1, 1, 0], [0, 1, 1]]),),  # right padding; left padding
+    (np.array([[0, 0, 0, 0, 1, 1]]),),  # long left padding
+    (np.array([[1, 0, 1, 1, 0, 1]]),),  # holes between tokens
+    (np.array([[0, 0, 0], [1, 0, 0]]),),  # a row of padding only; right padding
 )
 
 position_ids = FunctionExercise(
@@ -83,7 +92,7 @@ position_ids = FunctionExercise(
         "Write position_ids(mask): for a 2-D NumPy array of 0s and 1s, shape (batch, n) (1 for a token, "
         "0 for padding), return the position ids Hugging Face's generate computes in transformers 4.x: "
         "the real tokens of each row numbered 0, 1, 2, … in order, and 1 at every padded slot. The checker "
-        "calls it on a few masks, left- and right-padded."
+        "calls it on a few small masks: left- and right-padded, with holes, and a row of padding only."
     ),
     reference=_hf_generate_ids,
     cases=POSITION_ID_CASES,
@@ -105,6 +114,9 @@ position_ids = FunctionExercise(
                    "cumulative sum; generate sets them to 1."),
         (_fill_zero, "That is the convention of transformers release 5.23.0 (padded slots 0). The question "
                      "asks for 4.x's, which puts 1 there; the real tokens agree."),
+        (_exclusive_cumsum, "The real tokens are right, but each padded slot holds the number of real tokens "
+                            "before it: that is cumsum(mask) − mask, an exclusive cumulative sum (TRL builds "
+                            "its ids this way). generate puts 1 at every padded slot."),
     ],
 )
 
@@ -152,6 +164,8 @@ rotary_frequency = Exercise(
         f"rotated pair i = {NEOX_PAIR}? Give its exact value."
     ),
     expected=10000.0 ** (-2 * NEOX_PAIR / int(NEOX_HEAD * NEOX_PCT)),
+    rtol=1e-9,  # an exact value (0.1): all its digits
+    atol=0.0,
     hint=(
         "The rotated width is r = int(96·0.25) = 24, and the frequencies are those of a 24-dimensional "
         "RoPE: base^(−2i/r)."
@@ -167,6 +181,10 @@ rotary_frequency = Exercise(
          "dimensions i and i + r/2, and 2i counts dimensions."),
         (10000.0 ** (-NEOX_PAIR / NEOX_HEAD), "Two slips: the exponent is −2i/r (not −i), over the rotated "
          "width r = 24 (not the head size 96)."),
+        (10000.0 ** (-2 * (NEOX_PAIR - 1) / int(NEOX_HEAD * NEOX_PCT)), "That is pair i = 2, 10000^(−4/24): "
+         "pairs are counted from 0, so pair 3 is the fourth, with exponent −2·3/24."),
+        (10000.0 ** (-2 * (NEOX_PAIR + 1) / int(NEOX_HEAD * NEOX_PCT)), "That is pair i = 4, 10000^(−8/24): "
+         "pair i = 3 has exponent −2·3/24 = −1/4 (pairs are counted from 0)."),
     ],
 )
 

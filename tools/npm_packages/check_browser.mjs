@@ -1,10 +1,14 @@
 // Open the course's slide decks and site pages in headless Chromium and report what a person
 // would see wrong. Driven by tools/check_slides.py, which reads the JSON printed on stdout.
 //
-//   node check_browser.mjs JOB.json
+//   node check_browser.mjs JOB.json < PAGES
 //
-// JOB.json: {"decks": [path, ...], "pages": [path, ...], "width": 1280, "height": 720,
-//            "userDataDir": path, "timeoutMs": 30000}
+// JOB.json: {"width": 1280, "height": 720, "tabs": 3, "userDataDir": path, "executable": path,
+//            "tmpDir": path, "timeoutMs": 30000, "totalTimeoutMs": 240000, "screenshotDir": null}
+// PAGES, one JSON line per page, as tools/check_slides.py builds them: {"path": ..., "kind": "deck"}
+// or {"kind": "page"} for a site page. The browser starts at once; each page is opened as soon as
+// its line arrives, in one of `tabs` tabs; the report is printed when the input has ended and
+// every page is checked: {"browser": ..., "decks": {path: ...}, "pages": {path: ...}}.
 //
 // The browser is the Chromium binary shipped inside the npm package @sparticuz/chromium, started
 // here as a child of this process (same process group, so the caller can end both at once) with
@@ -16,22 +20,33 @@ import puppeteer from "puppeteer-core";
 import { startChromium } from "./chromium.mjs";
 import { checkExplorers } from "./explorers_check.mjs";
 import { readFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { createInterface } from "node:readline";
+import { fileURLToPath, pathToFileURL } from "node:url";
 
 const job = JSON.parse(readFileSync(process.argv[2], "utf-8"));
 const TIMEOUT = job.timeoutMs ?? 30000;
 const LOCAL = /^(file|data|blob|about):/i;
 
-
-
 // Runs inside a deck: every slide, horizontal and vertical, with every fragment shown.
-function inspectDeck() {
+//
+// Two passes instead of one navigation and one layout per slide. First every slide is laid out at
+// once, where reveal.js draws the present one: with transition "none" and top-aligned slides
+// (center: false) every slide sits in the same box, so one layout measures them all (checks 1-3,
+// 5, 6). Then reveal.js visits every slide, for what it draws around the slides: the slide number
+// (check 4). Both passes report what the old one-slide-at-a-time check reported, fault for fault
+// (tests/test_browser.py injects each kind). A deck that centers its slides (reveal.js moves each
+// one down as it is shown) is refused rather than measured wrongly: the course's are top-aligned.
+function inspectDeck(linkedSheets) {
   const problems = [];
   // Every fragment shown, no transitions; no URL updates and few slides kept laid out, for speed.
   Reveal.configure({ transition: "none", backgroundTransition: "none", fragments: false, history: false,
     hash: false, autoAnimate: false, viewDistance: 1 });
   const slidesElement = document.querySelector(".reveal .slides");
   const config = Reveal.getConfig();
+  if (config.center || slidesElement.querySelector("section.center")) {
+    return { slides: [], notes: 0, problems: [{ h: 0, v: 0, label: "", kind: "layout",
+      detail: "the deck centers its slides (reveal.js center); the check measures top-aligned decks" }] };
+  }
   const describe = (el) => {
     const text = (el.innerText || el.textContent || "").replace(/\s+/g, " ").trim().slice(0, 50);
     const cls = typeof el.className === "string" && el.className ? "." + el.className.trim().split(/\s+/)[0] : "";
@@ -47,79 +62,144 @@ function inspectDeck() {
   // figure shown without show_figure(description).
   const NO_ALT = /^\s*$|^No description has been provided for this image$|^FIGURE WITHOUT A DESCRIPTION/;
   const RAW_SUBSCRIPT = /(?<![\w$\\])[A-Za-z\u0370-\u03ff]_[A-Za-z0-9\u0370-\u03ff{]/u;
-  const slides = [];
+  // Every slide in deck order, as (h, v) and its element (Reveal.getSlide: what Reveal.slide(h, v) shows).
+  const order = [];
   const horizontal = Reveal.getHorizontalSlides();
   for (let h = 0; h < horizontal.length; h++) {
-    const stack = horizontal[h].querySelectorAll(":scope > section");
-    const count = Math.max(stack.length, 1);
-    for (let v = 0; v < count; v++) {
-      Reveal.slide(h, v);
-      const slide = Reveal.getCurrentSlide();
-      const where = { h, v, label: label(slide) };
-      const box = slidesElement.getBoundingClientRect();
-      const scale = box.width / config.width;
-      let clipped = false;
-      const add = (kind, detail) => problems.push({ ...where, kind, detail });
-      // 1. Nothing beyond the slide's box at the bottom or the right (or top, left).
-      let reported = 0;
-      for (const el of slide.querySelectorAll("*")) {
-        // A formula is measured as a whole: MathJax's own parts (stretchy glyphs) clip on purpose.
-        if (el.closest("aside.notes") || el.parentElement.closest("mjx-container")) continue;
-        const r = el.getBoundingClientRect();
-        if (r.width === 0 && r.height === 0) continue;
-        const over = {
-          bottom: (r.bottom - box.bottom) / scale, right: (r.right - box.right) / scale,
-          top: (box.top - r.top) / scale, left: (box.left - r.left) / scale,
-        };
-        const side = Object.keys(over).find((k) => over[k] > 1.5);
-        if (side) {
-          clipped = true;
-          if (reported++ < 2) add("clipped", `${describe(el)} exceeds the slide at the ${side} by ${Math.round(over[side])} px`);
-        }
-        // 2. Nothing cut or scrolled inside its own box (code, outputs, math, tables).
-        if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 || el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0) {
-          const style = getComputedStyle(el);
-          const wide = el.scrollWidth > el.clientWidth + 1 && style.overflowX !== "visible";
-          const tall = el.scrollHeight > el.clientHeight + 1 && style.overflowY !== "visible";
-          if (wide || tall) {
-            clipped = true;
-            if (reported++ < 4) add("clipped", `${describe(el)} cuts or scrolls its content (${wide ? `${el.scrollWidth} > ${el.clientWidth} px wide` : `${el.scrollHeight} > ${el.clientHeight} px tall`})`);
-          }
-        }
-      }
-      // 3. Math typeset: no MathJax error, no TeX left as text.
-      for (const error of slide.querySelectorAll("mjx-merror, [data-mjx-error], .MathJax_Error")) {
-        add("math", `MathJax error: ${error.getAttribute("data-mjx-error") || error.textContent.trim().slice(0, 60)}`);
-      }
-      const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        if (node.parentElement.closest("pre, code, script, style, mjx-container, .jp-OutputArea")) continue;
-        if (RAW_MATH.test(node.textContent) || RAW_SUBSCRIPT.test(node.textContent)) {
-          add("math", `TeX not typeset: "${node.textContent.trim().slice(0, 60)}"`);
-          break;
-        }
-      }
-      // 4. Slide number shown and right.
-      const number = document.querySelector(".reveal .slide-number");
-      const expected = `${Reveal.getSlidePastCount() + 1}/${Reveal.getTotalSlides()}`;
-      const shown = number && getComputedStyle(number).display !== "none" ? number.textContent.replace(/\s+/g, "") : "";
-      if (shown !== expected) add("number", `slide number shows "${shown}", expected "${expected}"`);
-      // 5. A title or section (# or ##) carries its teacher notes.
-      const heading = slide.querySelector(".jp-MarkdownCell h1, .jp-MarkdownCell h2");
-      if (heading && !slide.querySelector("aside.notes")) {
-        add("notes", `"${label(slide)}" (${heading.tagName.toLowerCase() === "h1" ? "#" : "##"}) has no notes cell`);
-      }
-      // 6. Every image fits and says what it shows.
-      for (const img of slide.querySelectorAll("img")) {
-        if (!img.complete || img.naturalWidth === 0) add("image", `image not loaded: ${img.src.slice(0, 60)}`);
-        if (NO_ALT.test(img.getAttribute("alt") || "")) add("image", `image without alt text: ${img.src.slice(0, 60)}`);
-      }
-      slides.push({ ...where, clipped });
-    }
+    const count = Math.max(horizontal[h].querySelectorAll(":scope > section").length, 1);
+    for (let v = 0; v < count; v++) order.push({ h, v, slide: Reveal.getSlide(h, v) });
   }
+  // Pass 1: every slide laid out at once, in the box the present slide has.
+  const showAll = document.createElement("style");
+  showAll.textContent = ".reveal .slides > section, .reveal .slides > section > section { display: block !important; }";
+  document.head.append(showAll);
+  Reveal.layout();
+  const box = slidesElement.getBoundingClientRect();
+  const scale = box.width / config.width;
+  const slides = [];
+  for (const { h, v, slide } of order) {
+    const where = { h, v, label: label(slide) };
+    let clipped = false;
+    const add = (kind, detail) => problems.push({ ...where, kind, detail });
+    // 1. Nothing beyond the slide's box at the bottom or the right (or top, left).
+    let reported = 0;
+    for (const el of slide.querySelectorAll("*")) {
+      // A formula is measured as a whole: MathJax's own parts (stretchy glyphs) clip on purpose.
+      if (el.closest("aside.notes") || el.parentElement.closest("mjx-container")) continue;
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 && r.height === 0) continue;
+      const over = {
+        bottom: (r.bottom - box.bottom) / scale, right: (r.right - box.right) / scale,
+        top: (box.top - r.top) / scale, left: (box.left - r.left) / scale,
+      };
+      const side = Object.keys(over).find((k) => over[k] > 1.5);
+      if (side) {
+        clipped = true;
+        if (reported++ < 2) add("clipped", `${describe(el)} exceeds the slide at the ${side} by ${Math.round(over[side])} px`);
+      }
+      // 2. Nothing cut or scrolled inside its own box (code, outputs, math, tables).
+      if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 || el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0) {
+        const style = getComputedStyle(el);
+        const wide = el.scrollWidth > el.clientWidth + 1 && style.overflowX !== "visible";
+        const tall = el.scrollHeight > el.clientHeight + 1 && style.overflowY !== "visible";
+        if (wide || tall) {
+          clipped = true;
+          if (reported++ < 4) add("clipped", `${describe(el)} cuts or scrolls its content (${wide ? `${el.scrollWidth} > ${el.clientWidth} px wide` : `${el.scrollHeight} > ${el.clientHeight} px tall`})`);
+        }
+      }
+    }
+    // 3. Math typeset: no MathJax error, no TeX left as text.
+    for (const error of slide.querySelectorAll("mjx-merror, [data-mjx-error], .MathJax_Error")) {
+      add("math", `MathJax error: ${error.getAttribute("data-mjx-error") || error.textContent.trim().slice(0, 60)}`);
+    }
+    const walker = document.createTreeWalker(slide, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (node.parentElement.closest("pre, code, script, style, mjx-container, .jp-OutputArea")) continue;
+      if (RAW_MATH.test(node.textContent) || RAW_SUBSCRIPT.test(node.textContent)) {
+        add("math", `TeX not typeset: "${node.textContent.trim().slice(0, 60)}"`);
+        break;
+      }
+    }
+    // 5. A title or section (# or ##) carries its teacher notes.
+    const heading = slide.querySelector(".jp-MarkdownCell h1, .jp-MarkdownCell h2");
+    if (heading && !slide.querySelector("aside.notes")) {
+      add("notes", `"${where.label}" (${heading.tagName.toLowerCase() === "h1" ? "#" : "##"}) has no notes cell`);
+    }
+    // 6. Every image fits and says what it shows.
+    for (const img of slide.querySelectorAll("img")) {
+      if (!img.complete || img.naturalWidth === 0) add("image", `image not loaded: ${img.src.slice(0, 60)}`);
+      if (NO_ALT.test(img.getAttribute("alt") || "")) add("image", `image without alt text: ${img.src.slice(0, 60)}`);
+    }
+    slides.push({ ...where, clipped });
+  }
+  showAll.remove();
+  // Pass 2: reveal.js visits every slide, for what is drawn around the slides: the slide number.
+  // The slides are not drawn meanwhile (measured above). On every step reveal.js searches the
+  // whole deck, and most of a deck is the markup MathJax, Pygments and Vega generate inside a
+  // formula, a code cell or an explorer: that inner markup is set aside meanwhile (the formula,
+  // code and explorer elements themselves stay). It holds no style sheet, and a style can only
+  // depend on it through a :has() selector; if any style rule with :has() could apply to the slide
+  // number, everything stays in place.
+  // 4. Slide number shown and right.
+  const number = document.querySelector(".reveal .slide-number");
+  const UNKNOWN = { selectorText: ":has(*)" };  // a sheet that cannot be read: assume the worst
+  const rulesOf = (sheet) => {
+    let list;
+    try { list = sheet.cssRules; } catch { return null; }  // a linked sheet: read from its file below
+    const walk = (rules) => [...rules].flatMap((rule) => [
+      ...(rule.selectorText ? [rule] : []),
+      ...(rule.cssRules ? walk(rule.cssRules) : []),  // @media, @supports, @layer, nested rules
+      ...(rule.styleSheet ? rulesOf(rule.styleSheet) ?? [UNKNOWN] : []),  // @import
+    ]);
+    return walk(list);
+  };
+  const readable = [...document.styleSheets].map(rulesOf).filter(Boolean).flat();
+  const linked = linkedSheets.flatMap((text) => { const sheet = new CSSStyleSheet(); sheet.replaceSync(text); return rulesOf(sheet); });
+  // A selector with each :has(…) taken as true, or as false: can it select the number?
+  const assume = (selector, value) => {
+    let out = "";
+    for (let i = 0; i < selector.length;) {
+      if (!selector.startsWith(":has(", i)) { out += selector[i++]; continue; }
+      let depth = 0, j = i + 4;
+      do { if (selector[j] === "(") depth++; else if (selector[j] === ")") depth--; j++; } while (depth > 0 && j < selector.length);
+      out += value ? ":is(*)" : ":not(*)";
+      i = j;
+    }
+    return out;
+  };
+  const mayMatch = (rule) => rule.selectorText.includes(":has(") && [true, false].some((value) => {
+    try { return number.matches(assume(rule.selectorText, value)); } catch { return true; }
+  });
+  const generated = [...slidesElement.querySelectorAll("mjx-container, .highlight, .pe-explorer-view")];
+  const contentMatters = !number || [...readable, ...linked].some(mayMatch)
+    || generated.some((el) => el.querySelector("style, link"));
+  const setAside = contentMatters ? [] : generated.map((el) => {
+    const inner = document.createDocumentFragment();
+    inner.append(...el.childNodes);
+    return [el, inner];
+  });
+  const hideSlides = document.createElement("style");
+  hideSlides.textContent = ".reveal .slides { display: none !important; }";
+  document.head.append(hideSlides);
+  for (const where of slides) {
+    Reveal.slide(where.h, where.v);
+    const expected = `${Reveal.getSlidePastCount() + 1}/${Reveal.getTotalSlides()}`;
+    const shown = number && getComputedStyle(number).display !== "none" ? number.textContent.replace(/\s+/g, "") : "";
+    if (shown !== expected) problems.push({ ...where, kind: "number", detail: `slide number shows "${shown}", expected "${expected}"` });
+  }
+  hideSlides.remove();
+  for (const [el, inner] of setAside) el.append(inner);
+  Reveal.slide(0, 0);
+  // Problems slide by slide, in the order of the checks above, as a person would meet them.
+  const slideRank = new Map(slides.map((slide, index) => [`${slide.h}/${slide.v}`, index]));
+  const kindRank = { clipped: 0, math: 1, number: 2, notes: 3, image: 4 };
+  const rank = (problem) => slideRank.get(`${problem.h}/${problem.v}`) * 10 + kindRank[problem.kind];
+  problems.sort((a, b) => rank(a) - rank(b));
   const notes = document.querySelectorAll(".reveal aside.notes").length;
   if (notes === 0) problems.push({ h: 0, v: 0, label: "", kind: "notes", detail: "the deck has no notes" });
-  return { slides, problems, notes };
+  // How pass 2 ran: with the inner markup of formulas, code and explorers "set aside" or "in place".
+  const markup = contentMatters ? "in place" : "set aside";
+  return { slides: slides.map(({ h, v, label, clipped }) => ({ h, v, label, clipped })), problems, notes, markup };
 }
 
 // Runs inside a site page: math typeset, images described, teacher notes collapsed.
@@ -151,44 +231,79 @@ function inspectPage() {
   return { problems, notes: document.querySelectorAll("details.teacher-note").length };
 }
 
-async function visit(browser, path, kind) {
+// The text of every style sheet a page links from a file that has a :has() selector: the page
+// itself may not read a linked sheet's rules (each file is an origin of its own).
+function linkedSheetsWithHas(hrefs) {
+  return hrefs.filter((href) => href && href.startsWith("file:"))
+    .map((href) => { try { return readFileSync(fileURLToPath(href), "utf-8"); } catch { return ":has(*) {}"; } })
+    .filter((text) => text.includes(":has("));
+}
+
+// A tab that opens page after page: the renderer process, and with it the compiled MathJax,
+// reveal.js and Vega, carries over from one page to the next. What the browser reports (requests,
+// console errors) goes to the page being checked; between two pages the tab shows about:blank.
+async function openTab(browser) {
   const page = await browser.newPage();
+  const tab = { page, faults: null };
+  const fault = (kind, detail) => { if (tab.faults) tab.faults.push({ kind, detail }); };
+  await page.setViewport({ width: job.width, height: job.height });
+  await page.setRequestInterception(true);
+  page.on("request", (request) => {
+    if (LOCAL.test(request.url())) return request.continue();
+    fault("network", `request for a non-local URL: ${request.url().slice(0, 100)}`);
+    return request.abort();
+  });
+  page.on("requestfailed", (request) => {
+    if (LOCAL.test(request.url())) fault("network", `failed to load ${request.url().slice(0, 100)}`);
+  });
+  page.on("console", (message) => {
+    if (message.type() === "error") fault("console", message.text().slice(0, 200));
+  });
+  page.on("pageerror", (error) => fault("console", String(error).slice(0, 200)));
+  return tab;
+}
+
+async function visit(tab, path, kind) {
+  const { page } = tab;
   const faults = [];
   const times = { start: Date.now() };
+  const busy = (await page.metrics()).TaskDuration;
+  tab.faults = faults;
   try {
-    await page.setViewport({ width: job.width, height: job.height });
-    await page.setRequestInterception(true);
-    page.on("request", (request) => {
-      if (LOCAL.test(request.url())) return request.continue();
-      faults.push({ kind: "network", detail: `request for a non-local URL: ${request.url().slice(0, 100)}` });
-      return request.abort();
-    });
-    page.on("requestfailed", (request) => {
-      if (LOCAL.test(request.url())) faults.push({ kind: "network", detail: `failed to load ${request.url().slice(0, 100)}` });
-    });
-    page.on("console", (message) => {
-      if (message.type() === "error") faults.push({ kind: "console", detail: message.text().slice(0, 200) });
-    });
-    page.on("pageerror", (error) => faults.push({ kind: "console", detail: String(error).slice(0, 200) }));
     await page.goto(pathToFileURL(path).href, { waitUntil: "load", timeout: TIMEOUT });
-    await page.waitForFunction(
-      () => window.MathJax && MathJax.startup && MathJax.startup.promise && (!window.Reveal || Reveal.isReady()),
-      { timeout: TIMEOUT },
-    );
     times.loaded = Date.now() - times.start;
-    await page.evaluate(() => MathJax.startup.promise);
-    await page.evaluate(() => document.fonts.ready);
+    // Wait on the page's own events: reveal.js ready (a deck), MathJax done typesetting, fonts loaded.
+    await page.evaluate(async (timeoutMs) => {
+      const ready = (async () => {
+        if (window.Reveal && !Reveal.isReady()) await new Promise((done) => Reveal.on("ready", done));
+        if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) throw new Error("MathJax did not start");
+        await MathJax.startup.promise;
+        await document.fonts.ready;
+      })();
+      let timer;
+      const late = new Promise((_, fail) => {
+        timer = setTimeout(() => fail(new Error(`not typeset within ${timeoutMs} ms`)), timeoutMs);
+      });
+      try { await Promise.race([ready, late]); } finally { clearTimeout(timer); }
+    }, TIMEOUT);
     times.typeset = Date.now() - times.start;
-    const result = await page.evaluate(kind === "deck" ? inspectDeck : inspectPage);
-    if (kind === "page") {
+    let result;
+    if (kind === "deck") {
+      const sheets = await page.evaluate(() => [...document.styleSheets].map((sheet) => sheet.href));
+      result = await page.evaluate(inspectDeck, linkedSheetsWithHas(sheets));
+    } else {
+      result = await page.evaluate(inspectPage);
       // Each interactive explorer: drawn, and redrawn when each of its sliders moves once.
       const explorers = await checkExplorers(page, TIMEOUT);
       result.explorers = explorers.count;
       for (const detail of explorers.problems) result.problems.push({ kind: "explorer", detail });
     }
     times.inspected = Date.now() - times.start;
+    // How long the page kept its main thread busy (ms): loading, typesetting, layout, the checks.
+    times.mainThread = Math.round(((await page.metrics()).TaskDuration - busy) * 1000);
     result.times = times;
     result.problems = faults.concat(result.problems);
+    tab.faults = null;
     if (kind === "deck" && job.screenshotDir) {
       const stem = path.split("/").pop().replace(/\.slides\.html$/, "");
       for (const { h, v } of result.slides) {
@@ -199,30 +314,56 @@ async function visit(browser, path, kind) {
       const stem = path.split("/").pop().replace(/\.html$/, "");
       await page.screenshot({ path: `${job.screenshotDir}/site-${stem}.png` });
     }
+    await page.goto("about:blank", { timeout: TIMEOUT });
     return result;
   } catch (error) {
+    tab.broken = true;  // a tab that failed may be in any state: the next page gets a new one
     return { slides: [], notes: 0, problems: faults.concat([{ kind: "load", detail: String(error).slice(0, 300) }]) };
   } finally {
-    await page.close().catch(() => {});
+    tab.faults = null;
   }
 }
 
+// The pages to check, as they arrive on standard input; take() resolves to the next one, or to
+// undefined once the input has ended and nothing is left.
+const queue = [];
+const waiting = [];
+let ended = false;
+const lines = createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  if (!line.trim()) return;
+  const item = JSON.parse(line);
+  const worker = waiting.shift();
+  if (worker) worker(item);
+  else queue.push(item);
+});
+lines.on("close", () => {
+  ended = true;
+  for (const worker of waiting.splice(0)) worker(undefined);
+});
+const take = () => (queue.length || ended ? Promise.resolve(queue.shift()) : new Promise((resolve) => waiting.push(resolve)));
+
 const { child, endpoint } = startChromium({
-  executable: await chromium.executablePath(), userDataDir: job.userDataDir,
-  width: job.width, height: job.height, timeoutMs: TIMEOUT,
+  executable: job.executable ?? await chromium.executablePath(), userDataDir: job.userDataDir,
+  tmpDir: job.tmpDir, width: job.width, height: job.height, timeoutMs: TIMEOUT,
 });
 const killer = setTimeout(() => { child.kill("SIGKILL"); process.exit(3); }, job.totalTimeoutMs ?? 300000);
 let browser;
 try {
   browser = await puppeteer.connect({ browserWSEndpoint: await endpoint, defaultViewport: null });
   const report = { browser: await browser.version(), decks: {}, pages: {} };
-  // A few tabs at once: most of the time goes to MathJax typesetting each page.
-  const queue = [...job.decks.map((path) => [path, "deck"]), ...job.pages.map((path) => [path, "page"])];
+  // A few tabs at once: a page's time goes to parsing, MathJax typesetting and layout, each on
+  // its own renderer process, so tabs use every core.
   const worker = async () => {
-    for (let next = queue.shift(); next; next = queue.shift()) {
-      const [path, kind] = next;
-      (kind === "deck" ? report.decks : report.pages)[path] = await visit(browser, path, kind);
+    let tab = null;
+    for (let next = await take(); next; next = await take()) {
+      if (!tab || tab.broken) {
+        if (tab) await tab.page.close().catch(() => {});
+        tab = await openTab(browser);
+      }
+      (next.kind === "deck" ? report.decks : report.pages)[next.path] = await visit(tab, next.path, next.kind);
     }
+    if (tab) await tab.page.close().catch(() => {});
   };
   await Promise.all(Array.from({ length: job.tabs ?? 3 }, worker));
   process.stdout.write(JSON.stringify(report));

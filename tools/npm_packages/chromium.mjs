@@ -1,11 +1,12 @@
 // Start the course's headless Chromium (the binary inside the npm package @sparticuz/chromium)
 // with its own network traffic off and a fresh profile; used by check_browser.mjs and
 // explorers_check.mjs. Returns {child, endpoint}: the process, and a promise of its DevTools
-// WebSocket address (rejected if Chromium exits or does not start within timeoutMs).
+// WebSocket address (rejected if Chromium exits or does not start within timeoutMs). Chromium's
+// own temporary files go to tmpDir (default: the system's), which the caller removes.
 
 import { spawn } from "node:child_process";
 
-export function startChromium({ executable, userDataDir, width, height, timeoutMs }) {
+export function startChromium({ executable, userDataDir, width, height, timeoutMs, tmpDir }) {
   const args = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
@@ -17,7 +18,8 @@ export function startChromium({ executable, userDataDir, width, height, timeoutM
     `--user-data-dir=${userDataDir}`, "--remote-debugging-port=0",
     `--window-size=${width},${height}`, "about:blank",
   ];
-  const child = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"] });
+  const env = tmpDir ? { ...process.env, TMPDIR: tmpDir } : process.env;
+  const child = spawn(executable, args, { stdio: ["ignore", "ignore", "pipe"], env });
   const endpoint = new Promise((resolve, reject) => {
     let seen = "";
     const timer = setTimeout(

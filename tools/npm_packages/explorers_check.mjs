@@ -6,7 +6,9 @@
 // returns {count, moved, problems: [...]} and changes nothing but the sliders it moves.
 //
 // From the command line (a check of its own, and screenshots for a person to look at):
-//   node explorers_check.mjs [--screenshots DIR] [--size 1280x720] PAGE.html ...
+//   node explorers_check.mjs [--browser PATH] [--screenshots DIR] [--size 1280x720] PAGE.html ...
+// --browser: the Chromium binary to run (tools/browser.py unpacks it once into
+// node_modules/.chromium/; without it, @sparticuz/chromium unpacks its own into the temporary folder).
 // opens each page in headless Chromium (the binary inside @sparticuz/chromium, network off,
 // fresh profile), runs checkExplorers, prints JSON {pages: {path: result}} and exits 1 on any
 // problem, console error or non-local request. With --screenshots it saves, per explorer, a PNG
@@ -18,18 +20,20 @@ import { tmpdir } from "node:os";
 import { basename, join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
-// Runs in the page. For every explorer: wait until it is drawn, then move each of its sliders once
-// (to the far end of its range from the current value) and each radio group to another choice,
-// and check the chart's SVG changed. Leaves the last values in place.
+// Runs in the page, after its load event (so its scripts have run). For every explorer: wait until
+// it is drawn, then move each of its sliders once (to the far end of its range from the current
+// value) and each radio group to another choice, and check the chart's SVG changed. Leaves the
+// last values in place. Waits on Vega's own promises, never on a timer but the overall time limit.
 async function inPage(timeoutMs) {
   const problems = [];
-  const wait = (ms) => new Promise((done) => setTimeout(done, ms));
   const figures = Array.from(document.querySelectorAll("figure.pe-explorer"));
   if (!figures.length) return { count: 0, moved: 0, problems };  // nothing to wait for
-  const deadline = Date.now() + timeoutMs;
-  while (!window.peExplorers && Date.now() < deadline) await wait(50);
+  // The loader (tools/explorers_web.py) starts every explorer when the document is parsed.
   if (!window.peExplorers) return { count: figures.length, moved: 0, problems: ["explorers never started (scripts not loaded?)"] };
-  const views = await Promise.all(window.peExplorers.map((p) => p.catch((error) => error)));
+  let timer;
+  const late = new Promise((done) => { timer = setTimeout(() => done(new Error(`not drawn within ${timeoutMs} ms`)), timeoutMs); });
+  const views = await Promise.all(window.peExplorers.map((p) => Promise.race([p.catch((error) => error), late])));
+  clearTimeout(timer);
   let moved = 0;
   for (let index = 0; index < figures.length; index++) {
     const figure = figures[index];
@@ -62,8 +66,12 @@ async function inPage(timeoutMs) {
     for (const move of controls) {
       const before = svg();
       const what = move();
+      // The slider's own handler runs the view; this run waits for it and for the drawing.
       await view.runAsync();
-      await wait(30);
+      if (svg() === before) {  // one frame more, in case the chart is drawn on the next one
+        await new Promise((done) => requestAnimationFrame(done));
+        await view.runAsync();
+      }
       if (svg() === before) problems.push(`${name}: ${what} did not change the chart`);
       else moved += 1;
     }
@@ -89,7 +97,7 @@ async function screenshotExplorers(page, directory, stem, suffix) {
         const indices = Reveal.getIndices(figure.closest("section"));
         Reveal.slide(indices.h, indices.v);
       }, index);
-      await new Promise((done) => setTimeout(done, 150));
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
       await page.screenshot({ path: file });
     } else {
       await figures[index].screenshot({ path: file });
@@ -99,18 +107,20 @@ async function screenshotExplorers(page, directory, stem, suffix) {
 
 async function main(argv) {
   let screenshots = null;
+  let executable = null;
   let [width, height] = [1280, 720];
   const pages = [];
   for (let i = 0; i < argv.length; i++) {
     if (argv[i] === "--screenshots") screenshots = resolve(argv[++i]);
+    else if (argv[i] === "--browser") executable = resolve(argv[++i]);
     else if (argv[i] === "--size") [width, height] = argv[++i].split("x").map(Number);
     else pages.push(resolve(argv[i]));
   }
-  const chromium = (await import("@sparticuz/chromium")).default;
   const puppeteer = (await import("puppeteer-core")).default;
-  const userDataDir = mkdtempSync(join(tmpdir(), "explorers-check-"));
+  executable ??= await (await import("@sparticuz/chromium")).default.executablePath();
+  const scratch = mkdtempSync(join(tmpdir(), "explorers-check-"));
   const { child, endpoint } = startChromium({
-    executable: await chromium.executablePath(), userDataDir, width, height, timeoutMs: 30000,
+    executable, userDataDir: join(scratch, "profile"), tmpDir: scratch, width, height, timeoutMs: 30000,
   });
   const report = { pages: {} };
   let failed = false;
@@ -142,7 +152,7 @@ async function main(argv) {
     await browser.disconnect();
   } finally {
     child.kill("SIGKILL");
-    rmSync(userDataDir, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true });
   }
   process.stdout.write(JSON.stringify(report, null, 1) + "\n");
   return failed ? 1 : 0;
