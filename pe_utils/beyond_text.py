@@ -427,12 +427,13 @@ def gaussian_fourier_matrix(n_features: int, n_inputs: int, sigma: float, *, rng
 
 
 def fourier_features(x: Any, frequency_matrix: Any) -> np.ndarray:
-    """Return Tancik et al.'s mapping ``γ(x) = [sin(2π x Bᵀ) | cos(2π x Bᵀ)]``.
+    """Return Tancik et al.'s random Fourier features ``[sin(2π x Bᵀ) | cos(2π x Bᵀ)]``.
 
     ``x`` has shape ``(..., c)`` and ``B`` (``frequency_matrix``) shape ``(m, c)``; row ``j``
     of ``B`` is a frequency vector in cycles per unit of ``x``. The result has ``2m`` channels,
-    sines first as in the code (``input_mapping`` in tancik/fourier-feature-networks
-    ``Demo.ipynb``). Introduced in notebook 12.
+    sines first as in their code (``input_mapping`` in tancik/fourier-feature-networks
+    ``Demo.ipynb``); the paper and that notebook's text write ``[cos | sin]``, a permutation.
+    Introduced in notebook 12.
     """
     x = check_finite_array(x, "x")
     matrix = check_finite_array(frequency_matrix, "frequency_matrix")
@@ -487,12 +488,12 @@ def ridge_predict(train_features: Any, train_targets: Any, test_features: Any, *
 
 
 def rope_nd(x: Any, positions: Any, frequency_matrix: Any, *, layout: str = "interleaved") -> np.ndarray:
-    """Rotate each pair ``j`` of each row of ``x`` by the phase ``φ_j = Σ_a pos_a · F[a, j]``.
+    """Rotate each pair ``i`` of each row of ``x`` by the phase ``φ_i = Σ_a pos_a · F[a, i]``.
 
     ``positions[..., a]`` is the row's coordinate on axis ``a`` and ``F = frequency_matrix``
     (shape ``(..., n_axes, d/2)``, broadcast against the rows) gives each pair's frequency on
-    each axis. The rotation is :func:`pe_utils.rope`'s (counter-clockwise; pairs ``(2j, 2j+1)``
-    for ``layout="interleaved"``, ``(j, j + d/2)`` for ``"concatenated"``, i.e. ``rotate_half``).
+    each axis. The rotation is :func:`pe_utils.rope`'s (counter-clockwise; pairs ``(2i, 2i+1)``
+    for ``layout="interleaved"``, ``(i, i + d/2)`` for ``"concatenated"``, i.e. ``rotate_half``).
     Because ``φ`` is linear in the position vector, ``rope_nd(a, p)·rope_nd(b, q)`` depends on
     ``q − p`` alone, for any ``F``. One axis with ``F[0] = ω`` is 1-D RoPE; axial 2-D RoPE,
     RoPE-Mixed and M-RoPE differ only in ``F`` (:func:`axial_rope_frequencies`,
@@ -578,8 +579,8 @@ def mixed_rope_frequencies(head_dim: int, n_heads: int, *, base: float = 10.0, r
     For each head one angle ``α ~ U(0, 2π)``; with ``m = head_dim/4`` and magnitudes
     ``μ_i = base^(−i/m)``, pair ``i < m`` gets the frequency vector ``μ_i (cos α, sin α)`` and
     pair ``m + i`` gets ``μ_i (−sin α, cos α)`` (naver-ai/rope-vit ``models/vit_rope.py``,
-    ``init_random_2d_freqs``; ``base = 10`` in its mixed models). ``[h, 0, j]`` is the
-    x-frequency and ``[h, 1, j]`` the y-frequency of pair ``j`` in head ``h``. In training these
+    ``init_random_2d_freqs``; ``base = 10`` in its mixed models). ``[h, 0, i]`` is the
+    x-frequency and ``[h, 1, i]`` the y-frequency of pair ``i`` in head ``h``. In training these
     are learnable parameters: :func:`rope_nd` keeps scores relative for any values. ``rng`` is a
     ``np.random.Generator`` or an integer seed. Introduced in notebook 12.
     """
