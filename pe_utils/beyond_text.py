@@ -17,13 +17,16 @@ pairs at geometric frequencies, and shifting is rotating. The sections follow th
    one parametrised table that reproduces every additive convention above and those of
    notebook 07.
 
-Notation: ``h = dim // 2`` (frequencies of a 1-D timestep table), ``m`` frequencies per axis
-of a grid, ``ω_k`` the frequency of index ``k``. Every function computes in float64.
+Notation (the course's): ``h = dim // 2`` (frequencies of a 1-D timestep table), ``m``
+frequencies per axis of a grid, ``ω_i`` the frequency of index (pair) ``i``; ``k`` is an offset,
+as in ``T_k``. Every function computes in float64, and refuses before any work an input whose
+angles would overflow (NaN from ``sin(inf)``) or whose frequency grid divides by (almost) zero.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 import numbers
 from typing import Any
 
@@ -71,31 +74,82 @@ def _check_dim(dim: Any) -> int:
     return dim
 
 
+#: ``|count − shift|`` below this (relative to ``count``) is treated as a zero denominator.
+_DENOMINATOR_TOLERANCE = 1e-9
+#: The largest ``|log ω|`` a grid may reach: ``exp(709.78)`` is float64's largest number.
+_LARGEST_LOG = math.log(np.finfo(np.float64).max)
+
+
+def _check_grid(
+    count: int, shift: float, base: float, *, names: tuple[str, str, str], zero_hint: str
+) -> float:
+    """Check the grid ``ω_i = base^(−i/(count − shift))``, ``i = 0 … count − 1``; return its largest ``ω``.
+
+    Refuses a denominator within ``1e-9·count`` of zero (0/0 at ``i = 0``: NaN in the first pair,
+    as diffusers returns) and a step that makes the largest frequency ``exp((count − 1)·step)``
+    overflow float64 (then ``sin(∞)`` is NaN). ``names`` are the caller's names of ``count``,
+    ``shift`` and ``base``.
+    """
+    count_name, shift_name, base_name = names
+    denominator = count - shift
+    if abs(denominator) <= _DENOMINATOR_TOLERANCE * count:
+        if denominator == 0:
+            what = "zero: diffusers' formula divides 0 by 0 there, NaN in the first pair"
+        else:
+            what = f"almost zero ({denominator:.3g}): the frequencies overflow or collapse to 0"
+        raise ValueError(
+            f"{shift_name} = {shift!r} with {count_name} = {count} makes the denominator "
+            f"{count_name} − {shift_name} {what}. {zero_hint}"
+        )
+    step = -math.log(base) / denominator  # log ω_i = i · step
+    if (count - 1) * step > _LARGEST_LOG:
+        raise ValueError(
+            f"{shift_name} = {shift!r} with {count_name} = {count} and {base_name} = {base:g} makes "
+            f"the frequencies {base_name}^(−i/({count_name} − {shift_name})) overflow float64 (the last "
+            f"is exp({(count - 1) * step:.4g})); use a shift further from {count_name}"
+        )
+    return math.exp(max(0.0, (count - 1) * step))
+
+
+def _check_angles(largest: float, description: str) -> None:
+    """Refuse a table whose largest ``|angle|`` (a product of maxima) overflows float64."""
+    if not math.isfinite(largest):
+        raise ValueError(
+            f"{description} overflows float64 (the largest angle is infinite), and sin/cos of it would be "
+            "NaN: use smaller values"
+        )
+
+
+def _largest(values: np.ndarray) -> float:
+    """``max |values|`` as a float (0 for an empty array)."""
+    return float(np.max(np.abs(values))) if values.size else 0.0
+
+
 def timestep_frequencies(
     dim: int, *, downscale_freq_shift: float = 1.0, max_period: float = 10000.0
 ) -> np.ndarray:
-    """Return diffusers' timestep frequencies ``ω_k = max_period^(−k/(h − s))``, ``k = 0 … h − 1``.
+    """Return diffusers' timestep frequencies ``ω_i = max_period^(−i/(h − s))``, ``i = 0 … h − 1``.
 
     ``h = dim // 2`` and ``s = downscale_freq_shift``. ``s = 1`` is DDPM's grid (from
     tensor2tensor): it runs from ``ω_0 = 1`` to exactly ``ω_{h−1} = 1/max_period``. ``s = 0`` is
-    guided-diffusion's and the paper's grid ``max_period^(−k/h)``, whose last frequency is
+    guided-diffusion's and the paper's grid ``max_period^(−i/h)``, whose last frequency is
     ``max_period^(−(h−1)/h)``. Introduced in notebook 12.
 
     Raises
     ------
     ValueError
-        If ``h − s = 0``: diffusers divides 0 by 0 there and returns NaN; this refuses it.
+        If ``h − s`` is zero or within ``1e-9·h`` of it (diffusers divides 0 by 0 there and
+        returns NaN in the first pair), or if ``h − s`` is so small and negative that the
+        frequencies overflow float64.
     """
     dim = _check_dim(dim)
     shift = _check_real(downscale_freq_shift, "downscale_freq_shift")
     max_period = check_positive_real(max_period, "max_period")
     half = dim // 2
-    if half - shift == 0:
-        raise ValueError(
-            f"downscale_freq_shift = {shift:g} with dim = {dim} makes the denominator "
-            f"dim // 2 − downscale_freq_shift zero ({half} − {shift:g}); diffusers would return NaN. "
-            "Use a larger dim or another shift (0 for guided-diffusion / Stable Diffusion)"
-        )
+    _check_grid(
+        half, shift, max_period, names=("dim // 2", "downscale_freq_shift", "max_period"),
+        zero_hint="Use a larger dim or another shift (0 for guided-diffusion / Stable Diffusion)",
+    )
     check_table_size((half,), np.float64, name="frequencies")
     return np.exp(-np.log(max_period) * np.arange(half, dtype=np.float64) / (half - shift))
 
@@ -111,8 +165,8 @@ def timestep_embedding(
 ) -> np.ndarray:
     """Return the sinusoidal timestep embeddings of diffusers' ``get_timestep_embedding``.
 
-    With ``h = dim // 2``, ``ω_k = max_period^(−k/(h − s))`` (:func:`timestep_frequencies`,
-    ``s = downscale_freq_shift``) and the angle ``a_k = scale · t · ω_k``::
+    With ``h = dim // 2``, ``ω_i = max_period^(−i/(h − s))`` (:func:`timestep_frequencies`,
+    ``s = downscale_freq_shift``) and the angle ``a_i = scale · t · ω_i``::
 
         [sin a_0 … sin a_{h−1} | cos a_0 … cos a_{h−1}]      flip_sin_to_cos=False
         [cos a_0 … cos a_{h−1} | sin a_0 … sin a_{h−1}]      flip_sin_to_cos=True
@@ -123,7 +177,10 @@ def timestep_embedding(
     downscale_freq_shift=0`` is guided-diffusion's ``timestep_embedding`` and Stable
     Diffusion's. Timesteps may be fractional. Source: ``huggingface/diffusers``
     ``src/diffusers/models/embeddings.py`` ``get_timestep_embedding`` (which computes in
-    float32; this returns float64). Introduced in notebook 12.
+    float32; this returns float64). The parameter names and defaults are diffusers', with two
+    differences of form: the width is called ``dim`` (diffusers: ``embedding_dim``), and the
+    four flags are keyword-only (diffusers also takes them by position), so a call that passes
+    them by position fails here instead of meaning something else. Introduced in notebook 12.
 
     Parameters
     ----------
@@ -133,9 +190,10 @@ def timestep_embedding(
         At least 2.
     flip_sin_to_cos : bool
     downscale_freq_shift : float
-        ``dim // 2 − downscale_freq_shift`` must not be 0.
+        ``dim // 2 − downscale_freq_shift`` must not be 0 (nor within ``1e-9·h`` of it), nor
+        so small and negative that the frequencies overflow.
     scale : float
-        Finite; multiplies every angle.
+        Finite; multiplies every angle. ``|scale| · max|t| · max ω_i`` must be finite.
     max_period : float
         Positive; the slowest period is about ``2π · max_period``.
 
@@ -154,8 +212,14 @@ def timestep_embedding(
     scale = _check_real(scale, "scale")
     check_table_size((timesteps.size, dim), np.float64, name="timestep embedding")
     omega = timestep_frequencies(dim, downscale_freq_shift=downscale_freq_shift, max_period=max_period)
+    largest_t = _largest(timesteps)
+    _check_angles(
+        abs(scale) * largest_t * float(omega.max()),
+        f"scale · timesteps · frequency (|scale| = {abs(scale):g}, largest |timestep| = {largest_t:g}, "
+        f"fastest frequency {float(omega.max()):g})",
+    )
     return sinusoid_table(
-        timesteps, omega, angle_scale=scale, first="cos" if flip else "sin", nesting="tk", pad=dim % 2
+        timesteps, omega, angle_scale=scale, first="cos" if flip else "sin", nesting="ti", pad=dim % 2
     )
 
 
@@ -215,14 +279,19 @@ def sincos_2d(
 
     Half the channels follow the column index ``x``, half the row index ``y``, with
     ``m = d_model/4`` frequencies per axis. Row ``r = y·width + x`` of the result (MAE's token
-    order). With ``ω_k = base^(−k/m)``, ``k = 0 … m − 1``:
+    order). With ``ω_i = base^(−i/m)``, ``i = 0 … m − 1`` (the libraries call ``base``
+    ``temperature``):
 
     ``"mae"`` (facebookresearch/mae ``util/pos_embed.py``, ``get_2d_sincos_pos_embed``)
         ``[sin xω | cos xω | sin yω | cos yω]``: the first half, which MAE names ``emb_h``,
-        encodes the *column* ``x`` (``meshgrid(w, h)``). MAE builds square grids only; this
-        follows diffusers' generalisation to ``height ≠ width``.
+        encodes the *column* ``x`` (``meshgrid(w, h)``). MAE builds square grids only, and
+        only those are checked against it. For ``height ≠ width`` this keeps MAE's meshgrid
+        and row order with the integer positions ``x`` and ``y``; diffusers'
+        ``get_2d_sincos_pos_embed`` has the same order but rescales the positions
+        (``arange(n)·base_size/n/interpolation_scale``), so the two agree only when
+        ``height = width = base_size``. The non-square case is not checked against a source.
     ``"big_vision"`` (google-research/big_vision ``big_vision/models/vit.py``, ``posemb_sincos_2d``)
-        the same layout with ``ω_k = base^(−k/(m − 1))``: the last frequency is exactly
+        the same layout with ``ω_i = base^(−i/(m − 1))``: the last frequency is exactly
         ``1/base``. Needs ``d_model ≥ 8``.
     ``"timm"`` (huggingface/pytorch-image-models ``timm/layers/pos_embed_sincos.py``,
         ``build_sincos2d_pos_embed`` with its defaults)
@@ -267,8 +336,8 @@ def grid_shift_matrix(
     """Return the ``d × d`` rotation ``T`` with ``PE(x + k_x, y + k_y) = T @ PE(x, y)`` for every patch.
 
     ``PE`` is a row of :func:`sincos_2d` with the same ``convention``. For each frequency
-    ``ω_k`` of each axis, the (sin, cos) columns of that axis turn by ``θ = k_x ω_k`` (x axis)
-    or ``k_y ω_k`` (y axis) with notebook 04's block ``[[cos θ, sin θ], [−sin θ, cos θ]]``.
+    ``ω_i`` of each axis, the (sin, cos) columns of that axis turn by ``θ = k_x ω_i`` (x axis)
+    or ``k_y ω_i`` (y axis) with notebook 04's block ``[[cos θ, sin θ], [−sin θ, cos θ]]``.
     For ``"mae"`` and ``"big_vision"`` ``T`` is block-diagonal: notebook 04's ``T_{k_x}`` on
     the first half (concatenated layout, ``d = d_model/2``) and ``T_{k_y}`` on the second.
     Introduced in notebook 12.
@@ -326,19 +395,16 @@ def nerf_encoding(
     points = check_finite_array(points, "points")
     if points.ndim == 0 or points.shape[-1] == 0:
         raise ValueError(f"points must have a last axis of coordinates (c ≥ 1), got shape {points.shape}")
-    n_frequencies = check_positive_count(n_frequencies, "n_frequencies")
-    if n_frequencies > 60:
-        raise ValueError(f"n_frequencies must be at most 60 (2^60 already exceeds float64's exact range), "
-                         f"got {n_frequencies}")
+    octaves = octave_frequencies(n_frequencies)  # at most 60
     include_input = _check_bool(include_input, "include_input")
     pi = _check_bool(pi, "pi")
     coords = points.shape[-1]
     check_table_size(points.shape[:-1] + (coords * (2 * n_frequencies + 1),), np.float64, name="encoding")
+    scale = np.pi if pi else 1.0
+    largest_angle = scale * _largest(points) * float(octaves[-1])
+    _check_angles(largest_angle, f"points · 2^{n_frequencies - 1} (the last octave)")
     flat = points.reshape(-1, coords)
-    table = sinusoid_table(
-        flat, octave_frequencies(n_frequencies), angle_scale=np.pi if pi else 1.0, nesting="kta",
-        include_input=include_input,
-    )
+    table = sinusoid_table(flat, octaves, angle_scale=scale, nesting="ita", include_input=include_input)
     return table.reshape(points.shape[:-1] + (table.shape[-1],))
 
 
@@ -361,12 +427,13 @@ def gaussian_fourier_matrix(n_features: int, n_inputs: int, sigma: float, *, rng
 
 
 def fourier_features(x: Any, frequency_matrix: Any) -> np.ndarray:
-    """Return Tancik et al.'s mapping ``γ(x) = [sin(2π x Bᵀ) | cos(2π x Bᵀ)]``.
+    """Return Tancik et al.'s random Fourier features ``[sin(2π x Bᵀ) | cos(2π x Bᵀ)]``.
 
     ``x`` has shape ``(..., c)`` and ``B`` (``frequency_matrix``) shape ``(m, c)``; row ``j``
     of ``B`` is a frequency vector in cycles per unit of ``x``. The result has ``2m`` channels,
-    sines first as in the code (``input_mapping`` in tancik/fourier-feature-networks
-    ``Demo.ipynb``). Introduced in notebook 12.
+    sines first as in their code (``input_mapping`` in tancik/fourier-feature-networks
+    ``Demo.ipynb``); the paper and that notebook's text write ``[cos | sin]``, a permutation.
+    Introduced in notebook 12.
     """
     x = check_finite_array(x, "x")
     matrix = check_finite_array(frequency_matrix, "frequency_matrix")
@@ -378,6 +445,7 @@ def fourier_features(x: Any, frequency_matrix: Any) -> np.ndarray:
             f"of shape {matrix.shape}, got shape {x.shape}"
         )
     check_table_size(x.shape[:-1] + (2 * matrix.shape[0],), np.float64, name="features")
+    _check_angles(2.0 * np.pi * matrix.shape[1] * _largest(x) * _largest(matrix), "2π · x · frequency_matrix")
     angles = 2.0 * np.pi * (x @ matrix.T)
     return np.concatenate([np.sin(angles), np.cos(angles)], axis=-1)
 
@@ -420,12 +488,12 @@ def ridge_predict(train_features: Any, train_targets: Any, test_features: Any, *
 
 
 def rope_nd(x: Any, positions: Any, frequency_matrix: Any, *, layout: str = "interleaved") -> np.ndarray:
-    """Rotate each pair ``j`` of each row of ``x`` by the phase ``φ_j = Σ_a pos_a · F[a, j]``.
+    """Rotate each pair ``i`` of each row of ``x`` by the phase ``φ_i = Σ_a pos_a · F[a, i]``.
 
     ``positions[..., a]`` is the row's coordinate on axis ``a`` and ``F = frequency_matrix``
     (shape ``(..., n_axes, d/2)``, broadcast against the rows) gives each pair's frequency on
-    each axis. The rotation is :func:`pe_utils.rope`'s (counter-clockwise; pairs ``(2j, 2j+1)``
-    for ``layout="interleaved"``, ``(j, j + d/2)`` for ``"concatenated"``, i.e. ``rotate_half``).
+    each axis. The rotation is :func:`pe_utils.rope`'s (counter-clockwise; pairs ``(2i, 2i+1)``
+    for ``layout="interleaved"``, ``(i, i + d/2)`` for ``"concatenated"``, i.e. ``rotate_half``).
     Because ``φ`` is linear in the position vector, ``rope_nd(a, p)·rope_nd(b, q)`` depends on
     ``q − p`` alone, for any ``F``. One axis with ``F[0] = ω`` is 1-D RoPE; axial 2-D RoPE,
     RoPE-Mixed and M-RoPE differ only in ``F`` (:func:`axial_rope_frequencies`,
@@ -473,6 +541,7 @@ def rope_nd(x: Any, positions: Any, frequency_matrix: Any, *, layout: str = "int
             f"match x of shape {x.shape}: expected one position vector per row of x, rows {rows_shape}"
         )
     check_table_size(x.shape, np.float64, name="rotated rows")
+    _check_angles(n_axes * _largest(positions) * _largest(matrix), "positions · frequency_matrix")
     phases = np.sum(positions[..., :, None] * matrix, axis=-2)
     cos, sin = np.cos(phases), np.sin(phases)
     if layout == "interleaved":
@@ -489,7 +558,7 @@ def rope_nd(x: Any, positions: Any, frequency_matrix: Any, *, layout: str = "int
 def axial_rope_frequencies(head_dim: int, *, base: float = 100.0) -> np.ndarray:
     """Return the ``(2, head_dim/2)`` frequency matrix of axial 2-D RoPE (naver-ai/rope-vit).
 
-    With ``m = head_dim/4`` and ``ω_k = base^(−k/m)``: pairs ``0 … m − 1`` turn with the column
+    With ``m = head_dim/4`` and ``ω_i = base^(−i/m)``: pairs ``0 … m − 1`` turn with the column
     ``x`` (row 0 of the matrix holds ``ω``, row 1 zeros), pairs ``m … 2m − 1`` with the row ``y``.
     Use with ``rope_nd(..., positions=[x, y], layout="interleaved")``. rope-vit's axial models
     use ``base = 100`` (``models/vit_rope.py``, ``compute_axial_cis``). Introduced in notebook 12.
@@ -508,10 +577,10 @@ def mixed_rope_frequencies(head_dim: int, n_heads: int, *, base: float = 10.0, r
     """Return RoPE-Mixed's initial frequency vectors, shape ``(n_heads, 2, head_dim/2)``.
 
     For each head one angle ``α ~ U(0, 2π)``; with ``m = head_dim/4`` and magnitudes
-    ``μ_k = base^(−k/m)``, pair ``k < m`` gets the frequency vector ``μ_k (cos α, sin α)`` and
-    pair ``m + k`` gets ``μ_k (−sin α, cos α)`` (naver-ai/rope-vit ``models/vit_rope.py``,
-    ``init_random_2d_freqs``; ``base = 10`` in its mixed models). ``[h, 0, j]`` is the
-    x-frequency and ``[h, 1, j]`` the y-frequency of pair ``j`` in head ``h``. In training these
+    ``μ_i = base^(−i/m)``, pair ``i < m`` gets the frequency vector ``μ_i (cos α, sin α)`` and
+    pair ``m + i`` gets ``μ_i (−sin α, cos α)`` (naver-ai/rope-vit ``models/vit_rope.py``,
+    ``init_random_2d_freqs``; ``base = 10`` in its mixed models). ``[h, 0, i]`` is the
+    x-frequency and ``[h, 1, i]`` the y-frequency of pair ``i`` in head ``h``. In training these
     are learnable parameters: :func:`rope_nd` keeps scores relative for any values. ``rng`` is a
     ``np.random.Generator`` or an integer seed. Introduced in notebook 12.
     """
@@ -532,17 +601,19 @@ def mixed_rope_frequencies(head_dim: int, n_heads: int, *, base: float = 10.0, r
     return out
 
 
-def mrope_frequencies(head_dim: int, mrope_section: Any, *, base: float = 10000.0) -> np.ndarray:
+def mrope_frequencies(head_dim: int, mrope_section: Any, *, base: float = 1e6) -> np.ndarray:
     """Return the ``(3, head_dim/2)`` frequency matrix of Qwen2-VL's M-RoPE.
 
-    ``ω_j = base^(−2j/head_dim)`` as in 1-D RoPE; ``mrope_section = [s_t, s_h, s_w]`` (summing
+    ``ω_i = base^(−2i/head_dim)`` as in 1-D RoPE; ``mrope_section = [s_t, s_h, s_w]`` (summing
     to ``head_dim/2``) gives pairs ``0 … s_t − 1`` to the temporal axis (row 0), the next
     ``s_h`` to height (row 1) and the last ``s_w`` to width (row 2): each pair keeps its own
     frequency and turns with one axis only, so time gets the fastest pairs. Use with
     ``rope_nd(..., positions=[t, h, w], layout="concatenated")`` (Hugging Face's
     ``rotate_half``). Source: huggingface/transformers
     ``src/transformers/models/qwen2_vl/modeling_qwen2_vl.py``,
-    ``apply_multimodal_rotary_pos_emb``. Introduced in notebook 12.
+    ``apply_multimodal_rotary_pos_emb``. ``base`` defaults to Qwen2-VL's ``rope_theta``,
+    1 000 000 (``configuration_qwen2_vl.py``), not 1-D RoPE's usual 10000 (pass ``base=1e4``
+    for that). Introduced in notebook 12.
     """
     head_dim = check_positive_count(head_dim, "head_dim")
     if head_dim % 2:
@@ -571,14 +642,14 @@ def mrope_frequencies(head_dim: int, mrope_section: Any, *, base: float = 10000.
 # =============================================================================================
 # 5. A Rosetta stone
 
-#: The letters of :func:`sinusoid_table`'s ``nesting``: axis, trigonometric function, frequency.
-NESTING_LETTERS = "atk"
+#: The letters of :func:`sinusoid_table`'s ``nesting``: axis, trigonometric function, frequency index.
+NESTING_LETTERS = "ati"
 #: Every valid three-letter ``nesting``.
 NESTINGS: tuple[str, ...] = tuple("".join(order) for order in itertools.permutations(NESTING_LETTERS))
 
 
 def geometric_frequencies(n_frequencies: int, *, base: float = 10000.0, shift: float = 0.0) -> np.ndarray:
-    """Return ``ω_k = base^(−k/(m − shift))``, ``k = 0 … m − 1``, ``m = n_frequencies``.
+    """Return ``ω_i = base^(−i/(m − shift))``, ``i = 0 … m − 1``, ``m = n_frequencies``.
 
     ``shift = 0`` is the paper's grid (notebook 03, with ``m = d/2``); ``shift = 1`` is the
     endpoint-inclusive grid of tensor2tensor, DDPM and big_vision, whose last frequency is
@@ -587,11 +658,8 @@ def geometric_frequencies(n_frequencies: int, *, base: float = 10000.0, shift: f
     n_frequencies = check_positive_count(n_frequencies, "n_frequencies")
     base = check_base(base)
     shift = _check_real(shift, "shift")
-    if n_frequencies - shift == 0:
-        raise ValueError(
-            f"shift = {shift:g} with n_frequencies = {n_frequencies} makes the denominator "
-            "n_frequencies − shift zero"
-        )
+    _check_grid(n_frequencies, shift, base, names=("n_frequencies", "shift", "base"),
+                zero_hint="Use shift 0 (the paper's grid) or 1 (tensor2tensor's)")
     check_table_size((n_frequencies,), np.float64, name="frequencies")
     return base ** (-np.arange(n_frequencies, dtype=np.float64) / (n_frequencies - shift))
 
@@ -599,30 +667,35 @@ def geometric_frequencies(n_frequencies: int, *, base: float = 10000.0, shift: f
 def octave_frequencies(n_frequencies: int) -> np.ndarray:
     """Return NeRF's octaves ``2^0, 2^1, …, 2^(L−1)`` (``L = n_frequencies``, at most 60).
 
+    The cap is about precision, not range (``2^59`` is exact): beyond ``2^53·|p|`` neighbouring
+    float64 angles are more than 2 radians apart, so the sines say nothing about ``p``.
     Introduced in notebook 12.
     """
     n_frequencies = check_positive_count(n_frequencies, "n_frequencies")
     if n_frequencies > 60:
-        raise ValueError(f"n_frequencies must be at most 60, got {n_frequencies}")
+        raise ValueError(
+            "n_frequencies must be at most 60: at the octave 2^59 one float64 step of a coordinate near 1 "
+            f"(2^−52) is already 128 radians, so finer octaves carry no information; got {n_frequencies}"
+        )
     return 2.0 ** np.arange(n_frequencies, dtype=np.float64)
 
 
 def _check_nesting(nesting: Any) -> str:
-    if isinstance(nesting, str) and len(nesting) == 2 and sorted(nesting) == ["k", "t"]:
+    if isinstance(nesting, str) and len(nesting) == 2 and sorted(nesting) == ["i", "t"]:
         nesting = "a" + nesting
     if not isinstance(nesting, str) or sorted(nesting) != sorted(NESTING_LETTERS):
         raise ValueError(
-            "nesting must order the letters a (axis), t (sin/cos) and k (frequency) from the outermost to "
-            f"the innermost, e.g. 'tk' or 'atk' (a first when left out), got {nesting!r}"
+            "nesting must order the letters a (axis), t (sin/cos) and i (frequency index) from the "
+            f"outermost to the innermost, e.g. 'ti' or 'ati' (a first when left out), got {nesting!r}"
         )
     return nesting
 
 
 def _channel_index(n_axes: int, n_frequencies: int, nesting: str, first: str) -> np.ndarray:
-    """``index[t, a, k]``: the column of trig ``t`` (0 = sin, 1 = cos) of axis ``a``, frequency ``k``."""
-    sizes = {"a": n_axes, "t": 2, "k": n_frequencies}
+    """``index[t, a, i]``: the column of trig ``t`` (0 = sin, 1 = cos) of axis ``a``, frequency ``i``."""
+    sizes = {"a": n_axes, "t": 2, "i": n_frequencies}
     columns = np.arange(2 * n_axes * n_frequencies).reshape([sizes[letter] for letter in nesting])
-    index = np.transpose(columns, [nesting.index(letter) for letter in "tak"])
+    index = np.transpose(columns, [nesting.index(letter) for letter in "tai"])
     return index if first == "sin" else index[::-1]
 
 
@@ -632,7 +705,7 @@ def sinusoid_table(
     *,
     angle_scale: float = 1.0,
     first: str = "sin",
-    nesting: str = "atk",
+    nesting: str = "ati",
     include_input: bool = False,
     pad: int = 0,
 ) -> np.ndarray:
@@ -640,12 +713,12 @@ def sinusoid_table(
 
     ``positions`` is ``(n,)`` (one axis) or ``(n, A)``: column ``a`` is the coordinate on axis
     ``a``, in the order the convention puts its blocks. Every entry is ``sin`` or ``cos`` of the
-    angle ``angle_scale · positions[:, a] · frequencies[k]``; ``nesting`` orders the three
+    angle ``angle_scale · positions[:, a] · frequencies[i]``; ``nesting`` orders the three
     indices of the channels from the outermost to the innermost: ``a`` (axis), ``t`` (which of
-    sin and cos, ``first`` first) and ``k`` (frequency). So for one axis ``"tk"`` is
-    ``[sin … | cos …]`` and ``"kt"`` the interleaved ``[sin, cos, sin, cos, …]``; for two axes
-    ``"atk"`` is MAE's per-axis blocks and ``"tak"`` timm's ``[sin y | sin x | cos y | cos x]``;
-    NeRF's code is ``"kta"``. ``include_input`` puts the positions first (NeRF); ``pad`` appends
+    sin and cos, ``first`` first) and ``i`` (frequency). So for one axis ``"ti"`` is
+    ``[sin … | cos …]`` and ``"it"`` the interleaved ``[sin, cos, sin, cos, …]``; for two axes
+    ``"ati"`` is MAE's per-axis blocks and ``"tai"`` timm's ``[sin y | sin x | cos y | cos x]``;
+    NeRF's code is ``"ita"``. ``include_input`` puts the positions first (NeRF); ``pad`` appends
     zero columns (odd ``dim`` in DDPM and diffusers). :data:`ROSETTA` names the settings of each
     library. Introduced in notebook 12.
 
@@ -659,7 +732,7 @@ def sinusoid_table(
         Multiplies every angle: π for NeRF's paper, diffusers' ``scale``.
     first : {"sin", "cos"}
     nesting : str
-        A permutation of ``"atk"`` (or of ``"tk"``, with ``a`` outermost).
+        A permutation of ``"ati"`` (or of ``"ti"``, with ``a`` outermost).
     include_input : bool
     pad : int
         Non-negative number of zero columns appended.
@@ -685,7 +758,9 @@ def sinusoid_table(
     n, n_axes = positions.shape
     width = n_axes * include_input + 2 * n_axes * omega.size + pad
     check_table_size((n, width), np.float64, name="table")
-    angles = angle_scale * positions[:, :, None] * omega  # (n, a, k)
+    largest_angle = abs(angle_scale) * _largest(positions) * _largest(omega)
+    _check_angles(largest_angle, "angle_scale · positions · frequencies")
+    angles = angle_scale * positions[:, :, None] * omega  # (n, a, i)
     index = _channel_index(n_axes, omega.size, nesting, first)
     body = np.empty((n, 2 * n_axes * omega.size))
     body[:, index[0]] = np.sin(angles)
@@ -711,41 +786,60 @@ def _table_shift_matrix(offsets: np.ndarray, omega: np.ndarray, *, nesting: str)
 #: The settings of :func:`sinusoid_table` that reproduce each library's table (see
 #: :func:`rosetta_encoding`). ``axes`` names the position columns in block order (``x`` the
 #: column, ``y`` the row of a grid); ``grid`` is ``"geometric"`` (``base``, ``shift``) or
-#: ``"octaves"``; ``pad_odd`` appends a zero column for an odd ``d_model``.
+#: ``"octaves"``; ``pad_odd`` appends a zero column for an odd ``d_model``. ``call`` names the
+#: library's own function and the values of its own parameters that give this table, and
+#: ``source`` the code (or paper) it was checked against in notebook 12.
 ROSETTA: dict[str, dict[str, Any]] = {
     "vaswani2017": dict(axes="p", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                    nesting="kt", include_input=False, pad_odd=False,
-                    source="Vaswani et al. 2017, section 3.5 (notebook 03)"),
+                        nesting="it", include_input=False, pad_odd=False,
+                        call="PE(p, 2i) = sin(p/10000^(2i/d)), PE(p, 2i+1) = cos(…)",
+                        source="Vaswani et al. 2017, section 3.5 (notebook 03)"),
     "tensor2tensor": dict(axes="p", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
-                          nesting="tk", include_input=False, pad_odd=True,
+                          nesting="ti", include_input=False, pad_odd=True,
+                          call="get_timing_signal_1d(min_timescale=1.0, max_timescale=1.0e4)",
                           source="tensorflow/tensor2tensor common_attention.py get_timing_signal_1d"),
     "ddpm": dict(axes="t", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
-                 nesting="tk", include_input=False, pad_odd=True,
+                 nesting="ti", include_input=False, pad_odd=True,
+                 call="get_timestep_embedding(timesteps, embedding_dim) = diffusers' defaults",
                  source="hojonathanho/diffusion diffusion_tf/nn.py get_timestep_embedding"),
     "guided_diffusion": dict(axes="t", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="cos",
-                             nesting="tk", include_input=False, pad_odd=True,
+                             nesting="ti", include_input=False, pad_odd=True,
+                             call="timestep_embedding(timesteps, dim, max_period=10000)",
                              source="openai/guided-diffusion guided_diffusion/nn.py timestep_embedding"),
+    "stable_diffusion": dict(axes="t", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="cos",
+                             nesting="ti", include_input=False, pad_odd=True,
+                             call="diffusers: flip_sin_to_cos=True, downscale_freq_shift=0",
+                             source="huggingface/diffusers get_timestep_embedding with the flags of "
+                                    "UNet2DConditionModel (= guided-diffusion's function in CompVis' and "
+                                    "Stability AI's code)"),
     "marian": dict(axes="p", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                   nesting="tk", include_input=False, pad_odd=False,
+                   nesting="ti", include_input=False, pad_odd=False,
+                   call="MarianSinusoidalPositionalEmbedding(num_positions, embedding_dim)",
                    source="huggingface/transformers MarianSinusoidalPositionalEmbedding (notebook 07)"),
     "mae": dict(axes="xy", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                nesting="atk", include_input=False, pad_odd=False,
+                nesting="ati", include_input=False, pad_odd=False,
+                call="get_2d_sincos_pos_embed(embed_dim, grid_size)",
                 source="facebookresearch/mae util/pos_embed.py get_2d_sincos_pos_embed"),
     "big_vision": dict(axes="xy", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
-                       nesting="atk", include_input=False, pad_odd=False,
+                       nesting="ati", include_input=False, pad_odd=False,
+                       call="posemb_sincos_2d(h, w, width, temperature=10_000.)",
                        source="google-research/big_vision big_vision/models/vit.py posemb_sincos_2d"),
     "timm": dict(axes="yx", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                 nesting="tak", include_input=False, pad_odd=False,
+                 nesting="tai", include_input=False, pad_odd=False,
+                 call="build_sincos2d_pos_embed(temperature=10000., interleave_sin_cos=False)",
                  source="huggingface/pytorch-image-models timm/layers/pos_embed_sincos.py "
                         "build_sincos2d_pos_embed"),
     "mocov3": dict(axes="yx", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                   nesting="atk", include_input=False, pad_odd=False,
+                   nesting="ati", include_input=False, pad_odd=False,
+                   call="build_2d_sincos_position_embedding(temperature=10000.)",
                    source="facebookresearch/moco-v3 vits.py build_2d_sincos_position_embedding"),
     "nerf": dict(axes="xyz", grid="octaves", base=None, shift=None, angle_scale=1.0, first="sin",
-                 nesting="kta", include_input=True, pad_odd=False,
+                 nesting="ita", include_input=True, pad_odd=False,
+                 call="get_embedder(multires): include_input=True, log_sampling=True",
                  source="bmild/nerf run_nerf_helpers.py Embedder, get_embedder"),
     "nerf_paper": dict(axes="xyz", grid="octaves", base=None, shift=None, angle_scale=float(np.pi),
-                       first="sin", nesting="akt", include_input=False, pad_odd=False,
+                       first="sin", nesting="ait", include_input=False, pad_odd=False,
+                       call="γ(p) of equation 4, for each coordinate in turn",
                        source="Mildenhall et al. 2020, equation 4 (γ of each coordinate in turn)"),
 }
 

@@ -22,7 +22,7 @@ rotation_explorer     04        ``k``, ``p``, pair ``i``: one pair's point and i
 profile_explorer      05        ``d``, ``log10(base)``: ``f(k) = Σ_i cos(k ω_i)``
 wavelength_explorer   09        ``log10(base)``, ``log2(L)``: wavelengths against a length L
 scaling_explorer      09        ``s`` and the rule: the divisor ``ω_i / ω'_i`` per pair
-grid_shift_explorer   12        ``k_x``, ``k_y``, pair ``k``: each axis block rotated
+grid_shift_explorer   12        ``k_x``, ``k_y``, pair ``i``: each axis block rotated
 ====================  ========  ============================================================
 """
 
@@ -742,16 +742,19 @@ def grid_shift_explorer(
 ) -> Explorer:
     """Shift a patch of MAE's 2-D table by ``(k_x, k_y)`` and see each axis block rotate.
 
-    Three panels, computed in the browser from the sliders ``k_x``, ``k_y`` and the pair ``k``:
-    the ``size × size`` grid with the patch ``(x, y)`` (blue) and the shifted patch
-    ``(x + k_x, y + k_y)`` (red); then, for the x block and the y block of
-    ``sincos_2d(..., convention="mae")`` (``m = d/4`` frequencies ``ω_k = base^(−k/m)`` per axis),
-    pair ``k``'s point ``(cos, sin)`` of the patch (blue) and its image by notebook 04's block
-    ``[[cos θ, sin θ], [−sin θ, cos θ]]`` acting on ``(sin, cos)``, with ``θ = k_x ω_k`` (x block)
-    or ``k_y ω_k`` (y block)::
+    Three panels, computed in the browser from the sliders ``k_x``, ``k_y`` (offsets, as in
+    ``T_k``) and the pair ``i``: the ``size × size`` grid with the patch ``(x, y)`` (blue) and
+    the shifted patch ``(x + k_x, y + k_y)`` (red); then, for the x block and the y block of
+    ``sincos_2d(..., convention="mae")`` (``m = d/4`` frequencies ``ω_i = base^(−i/m)`` per axis),
+    pair ``i``'s point ``(cos, sin)`` of the patch (blue) and its image by notebook 04's block
+    ``[[cos θ, sin θ], [−sin θ, cos θ]]`` acting on ``(sin, cos)``, with ``θ = k_x ω_i`` (x block)
+    or ``k_y ω_i`` (y block)::
 
-        sin' =  cos θ · sin(pω_k) + sin θ · cos(pω_k)
-        cos' = −sin θ · sin(pω_k) + cos θ · cos(pω_k)
+        sin' =  cos θ · sin(pω_i) + sin θ · cos(pω_i)
+        cos' = −sin θ · sin(pω_i) + cos θ · cos(pω_i)
+
+    Each circle's title gives the turn ``θ`` to 3 significant digits (slow pairs turn by
+    thousandths of a radian).
 
     The image is the point of the shifted patch: ``diag(T_{k_x}, T_{k_y})`` moves the whole row
     (``grid_shift_matrix``). Grey dots mark the points of the columns (rows) ``0 … size − 1``.
@@ -771,7 +774,7 @@ def grid_shift_explorer(
         Starting ``(k_x, k_y)``; the sliders keep the shifted patch inside the grid
         (``k_x`` from ``−x`` to ``size − 1 − x``, likewise ``k_y``).
     pair : int
-        Starting pair ``k`` of each block, ``0 … d/4 − 1``.
+        Starting pair ``i`` of each block, ``0 … d/4 − 1``.
     """
     d_model = _check_even_in(d_model, "d_model", 4, 256)
     if d_model % 4:
@@ -790,17 +793,17 @@ def grid_shift_explorer(
     pair = int(_check_range(pair, "pair", 0, m - 1, integer=True))
     description = (
         f"A {size} by {size} grid of patches and two unit circles, with sliders for the shift k_x, k_y "
-        f"and the pair k of MAE's 2-D table (d = {d_model}, {m} frequencies per axis): the patch "
+        f"and the pair i of MAE's 2-D table (d = {d_model}, {m} frequencies per axis): the patch "
         f"({x0}, {y0}) is blue and the shifted patch red on the grid; on the circles (cos across, sin "
-        "up) the x block's point turns by k_x·ω_k and the y block's by k_y·ω_k, and each lands on the "
+        "up) the x block's point turns by k_x·ω_i and the y block's by k_y·ω_i, and each lands on the "
         "point of the shifted patch, as the block-diagonal rotation says."
     )
     params = [
         _slider("kx", kx, -x0, size - 1 - x0, 1, "shift k_x "),
         _slider("ky", ky, -y0, size - 1 - y0, 1, "shift k_y "),
-        _slider("k", pair, 0, m - 1, 1, "pair k "),
+        _slider("i", pair, 0, m - 1, 1, "pair i "),
     ]
-    omega = f"pow({base!r}, -k / {m})"  # ω_k = base^(−k/m)
+    omega = f"pow({base!r}, -i / {m})"  # ω_i = base^(−i/m)
     scale = {"domain": [-1.45, 1.45], "nice": False, "zero": False}
     ticks = {"values": [-1, 0, 1]}
 
@@ -842,11 +845,11 @@ def grid_shift_explorer(
     }
 
     def block(axis: str, start: int, offset: str) -> dict[str, Any]:
-        """One circle: pair k of the ``axis`` block, the patch's point and its image."""
+        """One circle: pair i of the ``axis`` block, the patch's point and its image."""
         axis_x = {"field": "cx", "type": "quantitative", "scale": scale, "axis": ticks,
-                  "title": f"cos({axis} ωₖ)"}
+                  "title": f"cos({axis} ωᵢ)"}
         axis_y = {"field": "sy", "type": "quantitative", "scale": scale, "axis": ticks,
-                  "title": f"sin({axis} ωₖ)"}
+                  "title": f"sin({axis} ωᵢ)"}
         circle = {
             "data": {"sequence": {"start": 0, "stop": 121, "as": "t"}},
             "transform": [_calc("2 * PI * datum.t / 120", "angle"), _calc("cos(datum.angle)", "cx"),
@@ -885,8 +888,9 @@ def grid_shift_explorer(
                               "y": {"field": "sin_image", "type": "quantitative"}}},
             ],
         }
-        title = {"text": {"expr": f"'{axis} block, pair ' + k + ': turn ' + format({offset} * {omega}, '.3f')"
-                                  " + ' rad'"}}
+        # 3 significant digits: a slow pair's turn is thousandths of a radian, not "0.000"
+        turn = f"format({offset} * {omega}, '.3~g')"
+        title = {"text": {"expr": f"'{axis} block, pair ' + i + ': turn ' + {turn} + ' rad'"}}
         return {"width": 200, "height": 200, "title": title, "layer": [circle, orbit, point]}
 
     return Explorer(

@@ -7,6 +7,8 @@ mathematics (exact endpoints, identities).
 """
 
 import math
+import re
+import warnings
 
 import numpy as np
 import pytest
@@ -73,6 +75,20 @@ def grid_loop(height, width, d_model, convention, base=10000.0):
             else:  # timm default: [sin y | sin x | cos y | cos x]
                 rows.append(np.concatenate([by[:m], bx[:m], by[m:], bx[m:]]))
     return np.array(rows).reshape(height * width, d_model)
+
+
+def diffusers_2d_loop(embed_dim, height, width, base_size=16, interpolation_scale=1.0):
+    """huggingface/diffusers embeddings.py get_2d_sincos_pos_embed: MAE's order, positions rescaled."""
+    m = embed_dim // 4
+    omega = 1.0 / 10000 ** (np.arange(m) / m)
+    rows = []
+    for y in range(height):
+        for x in range(width):
+            px = x / (width / base_size) / interpolation_scale  # grid_w
+            py = y / (height / base_size) / interpolation_scale  # grid_h
+            rows.append(np.concatenate([np.sin(px * omega), np.cos(px * omega),
+                                        np.sin(py * omega), np.cos(py * omega)]))
+    return np.array(rows)
 
 
 def nerf_loop(points, multires, pi=False):
@@ -237,6 +253,17 @@ def mae_numpy(embed_dim, grid_size):
         return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
 
     return np.concatenate([one(embed_dim // 2, first), one(embed_dim // 2, second)], axis=1)
+
+
+def test_mae_off_the_square_keeps_integer_positions_where_diffusers_rescales_them():
+    # sincos_2d's docstring: diffusers keeps MAE's order but rescales positions by base_size/n;
+    # the two agree only at height = width = base_size.
+    np.testing.assert_allclose(bt.sincos_2d(16, 16, 32), diffusers_2d_loop(32, 16, 16), atol=1e-12)
+    for h, w in [(8, 8), (16, 12), (4, 16)]:
+        assert not np.allclose(bt.sincos_2d(h, w, 32), diffusers_2d_loop(32, h, w))
+        rescaled = bt.grid_positions(h, w) * [16 / w, 16 / h]  # the same order, other positions
+        np.testing.assert_allclose(bt.rosetta_encoding("mae", rescaled, 32), diffusers_2d_loop(32, h, w),
+                                   atol=1e-12)
 
 
 def test_mae_first_half_named_emb_h_encodes_the_column():
@@ -527,6 +554,8 @@ def test_rosetta_names_each_convention_and_reproduces_it():
     t = np.array([0.0, 1.0, 7.5, 300.0])
     np.testing.assert_allclose(bt.rosetta_encoding("ddpm", t, 33), ddpm_loop(t, 33), atol=1e-12)
     np.testing.assert_allclose(bt.rosetta_encoding("guided_diffusion", t, 33), guided_loop(t, 33), atol=1e-12)
+    # Stable Diffusion calls guided-diffusion's function (CompVis ldm, Stability AI sgm)
+    np.testing.assert_allclose(bt.rosetta_encoding("stable_diffusion", t, 33), guided_loop(t, 33), atol=1e-12)
     for name in ("vaswani2017", "tensor2tensor", "marian"):
         np.testing.assert_allclose(
             bt.rosetta_encoding(name, np.arange(9.0), 12), pu.convention_table(name, 9, 12), atol=1e-12
@@ -547,7 +576,7 @@ def test_rosetta_names_each_convention_and_reproduces_it():
     paper = [f(math.pi * 2.0**k * c) for c in points[0] for k in range(10) for f in (math.sin, math.cos)]
     np.testing.assert_allclose(bt.rosetta_encoding("nerf_paper", points, 60)[0], paper, atol=1e-12)
     for name, setting in bt.ROSETTA.items():
-        assert set(setting) >= {"axes", "grid", "first", "nesting", "source"}, name
+        assert set(setting) >= {"axes", "grid", "first", "nesting", "call", "source"}, name
 
 
 @given(
@@ -571,7 +600,7 @@ def test_sinusoid_table_reproduces_timestep_embedding(n, d, flip, shift, scale, 
     halves = [np.cos(angles), np.sin(angles)] if flip else [np.sin(angles), np.cos(angles)]
     np.testing.assert_allclose(expected, np.concatenate(halves + [np.zeros((n, d % 2))], axis=1), atol=ATOL)
     table = bt.sinusoid_table(
-        t, omega, angle_scale=scale, first="cos" if flip else "sin", nesting="tk", pad=d % 2
+        t, omega, angle_scale=scale, first="cos" if flip else "sin", nesting="ti", pad=d % 2
     )
     np.testing.assert_allclose(table, expected, atol=ATOL)
 
@@ -587,7 +616,7 @@ def test_every_nesting_puts_each_sine_and_cosine_where_it_says(n_axes, m, nestin
     positions = np.random.default_rng(seed).uniform(-5, 5, size=(3, n_axes))
     omega = np.linspace(0.3, 2.0, m)
     table = bt.sinusoid_table(positions, omega, first=first, nesting=nesting)
-    sizes = {"a": n_axes, "t": 2, "k": m}
+    sizes = {"a": n_axes, "t": 2, "i": m}
     column = 0
     for outer in range(sizes[nesting[0]]):
         for middle in range(sizes[nesting[1]]):
@@ -596,7 +625,7 @@ def test_every_nesting_puts_each_sine_and_cosine_where_it_says(n_axes, m, nestin
                 trig = index["t"] if first == "sin" else 1 - index["t"]
                 fn = np.sin if trig == 0 else np.cos
                 np.testing.assert_allclose(
-                    table[:, column], fn(positions[:, index["a"]] * omega[index["k"]]), atol=1e-14
+                    table[:, column], fn(positions[:, index["a"]] * omega[index["i"]]), atol=1e-14
                 )
                 column += 1
 
@@ -610,7 +639,7 @@ def test_every_nesting_puts_each_sine_and_cosine_where_it_says(n_axes, m, nestin
 def test_one_axis_tables_are_notebook_03s(d, base, p, layout):
     omega = bt.geometric_frequencies(d // 2, base=base)
     np.testing.assert_allclose(omega, pu.frequencies(d, base), rtol=1e-12)
-    table = bt.sinusoid_table(p, omega, nesting="kt" if layout == "interleaved" else "tk")
+    table = bt.sinusoid_table(p, omega, nesting="it" if layout == "interleaved" else "ti")
     np.testing.assert_allclose(table, pu.encode_positions(p, d, base=base, layout=layout), atol=ATOL)
 
 
@@ -641,6 +670,25 @@ BAD_CALLS = [
     (lambda: bt.timestep_embedding([1.0], 8, max_period=-5.0), ValueError, "max_period"),
     (lambda: bt.timestep_embedding(np.zeros(4), 2**40), ValueError, "GiB"),
     (lambda: bt.timestep_frequencies(4, downscale_freq_shift=2), ValueError, "downscale_freq_shift"),
+    # M8 of the second read: an (almost) zero or overflowing denominator, an overflowing angle
+    (lambda: bt.timestep_embedding([1.0], 4, downscale_freq_shift=2.0000000001), ValueError,
+     r"downscale_freq_shift = 2\.0000000001 .* almost zero"),
+    (lambda: bt.timestep_embedding([1.0], 8, downscale_freq_shift=4 - 1e-12), ValueError, "almost zero"),
+    (lambda: bt.timestep_embedding([1.0], 8, downscale_freq_shift=4.001), ValueError,
+     "downscale_freq_shift = 4.001 .* overflow"),
+    (lambda: bt.timestep_embedding([1e308], 4, scale=10.0), ValueError, "scale · timesteps"),
+    (lambda: bt.timestep_embedding([1e300], 4, max_period=1e-300, downscale_freq_shift=0), ValueError,
+     "fastest frequency 1e"),  # max_period < 1: the frequencies grow
+    (lambda: bt.geometric_frequencies(4, shift=4 + 1e-12), ValueError,
+     "shift = 4.000000000001 .* almost zero"),
+    (lambda: bt.geometric_frequencies(4, shift=4.5, base=1e300), ValueError, "shift = 4.5 .* overflow"),
+    (lambda: bt.sinusoid_table([1e308], [10.0]), ValueError, "angle_scale · positions · frequencies"),
+    (lambda: bt.sinusoid_table([10.0], [1.0], angle_scale=1e308), ValueError, "angle_scale"),
+    (lambda: bt.rosetta_encoding("nerf", [[1e308, 0.0, 0.0]], 15), ValueError, "positions"),
+    (lambda: bt.nerf_encoding([[1e300, 0.0]], 60), ValueError, "points"),
+    (lambda: bt.fourier_features([[1e308]], [[10.0]]), ValueError, "x · frequency_matrix"),
+    (lambda: bt.rope_nd(np.ones((1, 4)), [[1e308]], [[10.0, 10.0]]), ValueError,
+     "positions · frequency_matrix"),
     (lambda: bt.sincos_2d(4, 4, 6), ValueError, "d_model"),
     (lambda: bt.sincos_2d(4, 4, 0), ValueError, "d_model"),
     (lambda: bt.sincos_2d(4, 4, 8.0), TypeError, "d_model"),
@@ -660,7 +708,7 @@ BAD_CALLS = [
     (lambda: bt.nerf_encoding([[0.0, np.nan]], 4), ValueError, "points"),
     (lambda: bt.nerf_encoding(1.0, 4), ValueError, "points"),
     (lambda: bt.nerf_encoding([[0.0]], 0), ValueError, "n_frequencies"),
-    (lambda: bt.nerf_encoding([[0.0]], 61), ValueError, "n_frequencies"),
+    (lambda: bt.nerf_encoding([[0.0]], 61), ValueError, "n_frequencies must be at most 60: .* 128 radians"),
     (lambda: bt.nerf_encoding([[0.0]], 4, pi="yes"), TypeError, "pi"),
     (lambda: bt.nerf_encoding([[0.0]], 4, include_input=None), TypeError, "include_input"),
     (lambda: bt.fourier_features([[0.0, 1.0]], [[1.0]]), ValueError, "x must have a last axis of 1"),
@@ -709,7 +757,8 @@ BAD_CALLS = [
     (lambda: bt.geometric_frequencies(0), ValueError, "n_frequencies"),
     (lambda: bt.octave_frequencies(61), ValueError, "n_frequencies"),
     (lambda: bt.sinusoid_table([0.0], [1.0], nesting="ta"), ValueError, "nesting"),
-    (lambda: bt.sinusoid_table([0.0], [1.0], nesting="akk"), ValueError, "nesting"),
+    (lambda: bt.sinusoid_table([0.0], [1.0], nesting="aii"), ValueError, "nesting"),
+    (lambda: bt.sinusoid_table([0.0], [1.0], nesting="atk"), ValueError, "nesting"),  # k is an offset
     (lambda: bt.sinusoid_table([0.0], [1.0], first="tan"), ValueError, "first"),
     (lambda: bt.sinusoid_table([0.0], [1.0], pad=-1), ValueError, "pad"),
     (lambda: bt.sinusoid_table([0.0], [[1.0]]), ValueError, "frequencies"),
@@ -728,8 +777,44 @@ BAD_CALLS = [
 
 @pytest.mark.parametrize(("call", "error", "words"), BAD_CALLS)
 def test_bad_input_is_refused_by_name(call, error, words):
-    with pytest.raises(error, match=words):
-        call()
+    # refused before any work: no overflow or invalid-value warning on the way to the error
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(error, match=words):
+            call()
+
+
+def test_the_diffusers_flags_each_row_names_reproduce_it():
+    # ROSETTA's "call" names diffusers' flags for the timestep rows: they give the same table
+    t = np.array([0.0, 2.5, 999.0])
+    for name in ("ddpm", "stable_diffusion"):
+        call = bt.ROSETTA[name]["call"]
+        if "defaults" in call:
+            flags = {}
+        else:
+            flags = {"flip_sin_to_cos": re.search(r"flip_sin_to_cos=(\w+)", call).group(1) == "True",
+                     "downscale_freq_shift": float(re.search(r"downscale_freq_shift=(\d)", call).group(1))}
+        np.testing.assert_allclose(bt.timestep_embedding(t, 17, **flags), bt.rosetta_encoding(name, t, 17),
+                                   atol=1e-12)
+
+
+def test_a_zero_denominator_is_nan_in_the_first_pair_of_diffusers_formula():
+    # diffusers divides −log(P)·i by h − s: at h = s, i = 0 is 0/0 and every other i is −∞.
+    for dim, shift in [(2, 1), (3, 1), (8, 4), (9, 4)]:
+        half = dim // 2
+        with np.errstate(divide="ignore", invalid="ignore"):
+            exponent = -math.log(1e4) * np.arange(half) / np.float64(half - shift)
+        omega = np.exp(exponent)
+        table = np.concatenate([np.sin(5.0 * omega), np.cos(5.0 * omega)])
+        assert list(np.flatnonzero(np.isnan(table))) == [0, half]
+        with pytest.raises(ValueError, match="NaN in the first pair"):
+            bt.timestep_embedding([5.0], dim, downscale_freq_shift=shift)
+
+
+def test_mrope_defaults_to_qwen2_vls_rope_theta():
+    np.testing.assert_array_equal(bt.mrope_frequencies(16, [2, 3, 3]),
+                                  bt.mrope_frequencies(16, [2, 3, 3], base=1e6))
+    assert bt.mrope_frequencies(16, [8, 0, 0])[0, 1] == 1e6 ** (-2 / 16)
 
 
 @given(h=grid_sizes, w=grid_sizes, d=d_fours, convention=conventions, multires=st.integers(1, 6),

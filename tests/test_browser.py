@@ -107,6 +107,10 @@ def tiny_course(folder):
         md("## 6. No slide number\n\n<style>.reveal:has(section.present mjx-mfrac) .slide-number "
            "{ display: none !important; }</style>\n\nOne half, $\\frac{1}{2}$, hides the number.", "slide"),
         note(),
+        # Inside the slide, so not clipped, but drawn under the slide number (bottom left).
+        md('## 7. Under the slide number\n\n<p style="position: fixed; left: 0; bottom: 0; margin: 0">'
+           "Hidden by the number</p>", "slide"),
+        note(),
     ]
     numbers = [
         md("# 03 — Numbers\n\n<style>.reveal .slide-number { display: none !important; }</style>\n\n"
@@ -154,7 +158,7 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     report = check_slides.check(None, out=tmp_path / "build", folder=course)
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
-    assert report.slides == {"01_good": 4, "02_bad": 7, "03_numbers": 1}, report.summary()
+    assert report.slides == {"01_good": 4, "02_bad": 8, "03_numbers": 1}, report.summary()
     good = [p for p in report.problems if p.startswith(("01_good", "site/01_good"))]
     assert not good, "\n".join(good)
     bad = "\n".join(report.problems)
@@ -170,12 +174,14 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert found("02_bad deck", "network:", "https://example.invalid/x.png"), bad
     assert found("02_bad deck", "console:", "boom from the page"), bad
     assert found("02_bad slide 4/0", "image:", "without alt text"), bad
-    assert found("02_bad slide 6/0", "number:", 'shows "", expected "7/7"'), bad
+    assert found("02_bad slide 6/0", "number:", 'shows "", expected "7/8"'), bad
+    assert found("02_bad slide 7/0", '"7. Under the slide number"', "clipped:", "Hidden by the number",
+                 "under the slide number"), bad
     assert found("03_numbers slide 0/0", "number:", 'shows "", expected "1/1"'), bad
     numbers = [p for p in report.problems if "number:" in p]
     assert len(numbers) == 2, bad  # no other slide's number is missing or wrong
     assert report.number_markup == {"01_good": "set aside", "02_bad": "in place", "03_numbers": "set aside"}
-    assert report.clipped == {"01_good": 0, "02_bad": 2, "03_numbers": 0}, report.summary()
+    assert report.clipped == {"01_good": 0, "02_bad": 3, "03_numbers": 0}, report.summary()
     for kind in ("network:", "console:", "without alt text", "math:"):
         assert found("site/02_bad.html", kind), (kind, bad)
     assert found("site/02_bad.html", "explorer:", "did not change the chart"), bad

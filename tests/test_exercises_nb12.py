@@ -5,6 +5,7 @@ import math
 import numpy as np
 from exercise_contract import printed_solution_test
 
+import pe_utils
 from pe_utils.exercises import nb12
 
 EXERCISES = [nb12.mystery_1d, nb12.mystery_grid, nb12.mae_emb_h, nb12.mrope_axis, nb12.nerf_channels]
@@ -60,7 +61,7 @@ def test_mrope_axis_and_mistakes():
     assert nb12.mrope_axis.check("height")
     assert "repeats" in nb12.mrope_axis.check("width").message
     assert "pair 100 − 64 = 36" in nb12.mrope_axis.check("time").message
-    assert "not one of the words" in nb12.mrope_axis.check("h").message
+    assert "not one of the words" in nb12.mrope_axis.check("depth").message
 
 
 def test_nerf_channels_and_mistakes():
@@ -70,3 +71,33 @@ def test_nerf_channels_and_mistakes():
     assert "63" in nb12.nerf_channels.check(63).message
     assert "one coordinate" in nb12.nerf_channels.check(9).message
     assert not nb12.nerf_channels.check(27.5)
+
+
+def test_the_notebooks_own_spellings_are_accepted():
+    # the notebook writes "guided-diffusion", "MoCo v3", "big_vision", "the temporal axis", "h", "w"
+    for exercise, answers in [
+        (nb12.mystery_1d, ["DDPM", " ddpm ", "'ddpm'"]),
+        (nb12.mystery_grid, ["timm", "TIMM", "timm (default)", "pytorch-image-models"]),
+        (nb12.mrope_axis, ["height", "Height", "h", "H", "height axis"]),
+    ]:
+        for answer in answers:
+            assert exercise.check(answer), (exercise, answer)
+    # aliases of the wrong choices get that choice's explanation, not "not one of the words"
+    assert "cosines first" in nb12.mystery_1d.check("guided-diffusion").message
+    assert "cosines first" in nb12.mystery_1d.check("Guided Diffusion").message
+    assert "interleaved" in nb12.mystery_1d.check("Vaswani").message
+    assert "all sines" in nb12.mystery_grid.check("MoCo v3").message
+    assert "block order" in nb12.mystery_grid.check("big vision").message
+    assert "pair 100 − 64 = 36" in nb12.mrope_axis.check("temporal").message
+    assert "pair 100 − 64 = 36" in nb12.mrope_axis.check("t").message
+    assert "repeats" in nb12.mrope_axis.check("w").message
+
+
+def test_tensor2tensor_makes_the_same_table_and_is_accepted_with_a_note():
+    same = pe_utils.rosetta_encoding("tensor2tensor", np.arange(4.0), 8)
+    np.testing.assert_array_equal(same, nb12.mystery_table_1d())
+    result = nb12.mystery_1d.check("tensor2tensor")
+    assert result and result.message.startswith("Correct!") and "'ddpm'" in result.message
+    # a name that is neither a choice nor the same table is still refused, naming the choices
+    assert "not one of the words" in nb12.mystery_1d.check("diffusion").message
+    assert "not one of the words" in nb12.mystery_1d.check("ddpm, marian").message

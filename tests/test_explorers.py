@@ -65,10 +65,10 @@ SLIDERS = {"table": ["d", "log10_base"], "rotation": ["k", "p", "i"], "profile":
            "wavelength": ["log10_base", "log2_length"], "scaling": ["s", "rule"]}
 # Notebook 12: patch (2, 5) of an 8 × 8 grid; k_x runs over −2 … 5 and k_y over −5 … 2.
 CASES["grid_shift"] = (explorers.grid_shift_explorer(),
-                       [{"kx": 5, "ky": -5, "k": 0}, {"kx": -2, "ky": 2, "k": 15}]
+                       [{"kx": 5, "ky": -5, "i": 0}, {"kx": -2, "ky": 2, "i": 15}]
                        + _random(3, kx=lambda: int(_rng.integers(-2, 6)),
-                                 ky=lambda: int(_rng.integers(-5, 3)), k=lambda: int(_rng.integers(0, 16))))
-SLIDERS["grid_shift"] = ["kx", "ky", "k"]
+                                 ky=lambda: int(_rng.integers(-5, 3)), i=lambda: int(_rng.integers(0, 16))))
+SLIDERS["grid_shift"] = ["kx", "ky", "i"]
 
 
 def require_vega():
@@ -307,14 +307,16 @@ def test_grid_shift_rotates_each_block_onto_the_shifted_patch(runs):
     table = pe_utils.sincos_2d(size, size, d)
     start = table[y0 * size + x0]
     for setting, run in zip(CASES["grid_shift"][1], runs["grid_shift"]["runs"], strict=True):
-        kx, ky, k = setting["kx"], setting["ky"], setting["k"]
+        kx, ky, i = setting["kx"], setting["ky"], setting["i"]
         moved = table[(y0 + ky) * size + x0 + kx]  # the shifted patch, on the grid
         rotated = pe_utils.grid_shift_matrix(kx, ky, d) @ start
         np.testing.assert_allclose(rotated, moved, atol=1e-12)
         blocks = {row["block"]: row for rows in run.values() for row in rows if "sin_image" in row}
-        # channels of pair k: x block sin k, cos m + k; y block sin 2m + k, cos 3m + k
-        for name, (sin_col, cos_col) in {"x": (k, m + k), "y": (2 * m + k, 3 * m + k)}.items():
+        # channels of pair i: x block sin i, cos m + i; y block sin 2m + i, cos 3m + i
+        omega_i = 10000.0 ** (-i / m)
+        for name, (sin_col, cos_col) in {"x": (i, m + i), "y": (2 * m + i, 3 * m + i)}.items():
             row = blocks[name]
+            np.testing.assert_allclose(row["theta"], (kx if name == "x" else ky) * omega_i, rtol=1e-12)
             np.testing.assert_allclose([row["sin_p"], row["cos_p"]], start[[sin_col, cos_col]], atol=1e-12)
             np.testing.assert_allclose([row["sin_image"], row["cos_image"]], moved[[sin_col, cos_col]],
                                        atol=1e-12)
@@ -324,6 +326,14 @@ def test_grid_shift_rotates_each_block_onto_the_shifted_patch(runs):
         grid = rows_with(run, "index", "x", "y")
         every_patch = [(y, x) for y in range(size) for x in range(size)]
         assert sorted((row["y"], row["x"]) for row in grid) == every_patch
+
+
+def test_grid_shift_titles_give_the_turn_to_three_significant_digits():
+    # "turn 0.000 rad" for the slow pairs would hide the turn: '.3~g' shows 0.00178
+    spec = explorers.grid_shift_explorer().to_dict()
+    titles = [panel["title"]["text"]["expr"] for panel in spec["hconcat"][1:]]
+    assert len(titles) == 2
+    assert all("'.3~g'" in title and "* pow(10000.0, -i / 16)" in title for title in titles)
 
 
 @pytest.mark.parametrize(

@@ -10,7 +10,8 @@ horizontal and vertical, is visited. The check fails, naming the deck, the slide
 the deck's URL ``#/h/v``, and its first heading or text) and what is wrong, when
 
 - content exceeds the slide at the bottom or the right (any element's box against the slide's
-  box), or is cut or scrolled inside its own box (code, outputs, formulas, tables);
+  box), or is cut or scrolled inside its own box (code, outputs, formulas, tables), or a character,
+  image or formula lies under the slide number (bottom left);
 - math is not typeset (MathJax error, or TeX such as ``$…$`` or ``\\(`` left as text);
 - the slide number is not shown or is wrong;
 - the deck has no notes, or its title (``#``) or a section (``##``) has no notes cell;

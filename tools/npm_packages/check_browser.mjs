@@ -76,10 +76,36 @@ function inspectDeck(linkedSheets) {
   Reveal.layout();
   const box = slidesElement.getBoundingClientRect();
   const scale = box.width / config.width;
+  // The slide number is drawn over the slide's bottom left corner: what lies under it is hidden.
+  const numberShown = document.querySelector(".reveal .slide-number");
+  const badge = numberShown && getComputedStyle(numberShown).display !== "none"
+    ? numberShown.getBoundingClientRect() : null;
+  const overlaps = (a, b) => Math.min(a.right, b.right) - Math.max(a.left, b.left) > 1.5
+    && Math.min(a.bottom, b.bottom) - Math.max(a.top, b.top) > 1.5;
+  // An element's own characters (each one's box, spaces left out) or, for an image or a formula,
+  // the element itself: the box of a code cell or an indented line may reach under the number,
+  // while no character does.
+  const underBadge = (el) => {
+    if (el.matches("img, canvas, mjx-container")) return true;
+    const range = document.createRange();
+    for (const node of el.childNodes) {
+      if (node.nodeType !== Node.TEXT_NODE) continue;
+      range.selectNodeContents(node);
+      if (![...range.getClientRects()].some((rect) => overlaps(rect, badge))) continue;
+      for (let i = 0; i < node.length; i++) {
+        if (/\s/.test(node.data[i])) continue;
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        if ([...range.getClientRects()].some((rect) => overlaps(rect, badge))) return true;
+      }
+    }
+    return false;
+  };
   const slides = [];
   for (const { h, v, slide } of order) {
     const where = { h, v, label: label(slide) };
     let clipped = false;
+    let covered = false;  // one report per slide of text under the slide number
     const add = (kind, detail) => problems.push({ ...where, kind, detail });
     // 1. Nothing beyond the slide's box at the bottom or the right (or top, left).
     let reported = 0;
@@ -96,6 +122,11 @@ function inspectDeck(linkedSheets) {
       if (side) {
         clipped = true;
         if (reported++ < 2) add("clipped", `${describe(el)} exceeds the slide at the ${side} by ${Math.round(over[side])} px`);
+      }
+      // 1b. Nothing readable under the slide number (in the slide, but hidden by the number).
+      if (badge && !side && !covered && overlaps(r, badge) && underBadge(el)) {
+        clipped = covered = true;
+        add("clipped", `${describe(el)} lies under the slide number (bottom left)`);
       }
       // 2. Nothing cut or scrolled inside its own box (code, outputs, math, tables).
       if (el.scrollWidth > el.clientWidth + 1 && el.clientWidth > 0 || el.scrollHeight > el.clientHeight + 1 && el.clientHeight > 0) {
