@@ -46,8 +46,12 @@ _BLOCK: int = 128
 _PRODUCT: int = 2**17
 #: Values of ``B`` closer to 0 than this are recomputed one cosine at a time (their sign decides).
 _RECHECK: float = 1e-8
-#: The most offsets checked per base: 10⁸ take tens of seconds for one base; more would look like a hang.
+#: The most offsets checked per base: 10⁸ take seconds to tens of seconds for one base; more would
+#: look like a hang.
 MAX_OFFSET: int = 10**8
+#: The most terms ``cos(m ω_i)`` one call may sum (bases × offsets × pairs, as if no base stopped
+#: early): about a minute at the 1.5·10⁹ terms per second measured on one core at d = 128.
+MAX_TERMS: int = 10**11
 
 
 def _check_max_offset(value: Any, name: str) -> int:
@@ -60,7 +64,11 @@ def _check_max_offset(value: Any, name: str) -> int:
 
 
 def check_proportion(proportion: Any, name: str = "proportion") -> float:
-    """Return ``proportion`` as a float if it is a real number in ``[0, 1]``."""
+    """Return ``proportion`` as a float if it is a real number in ``[0, 1]``.
+
+    The share ``p`` of p-RoPE's rotated pairs; ``TypeError`` for anything but a real number (``bool``
+    included), ``ValueError`` outside ``[0, 1]`` or for NaN. Introduced in notebook 13.
+    """
     if isinstance(proportion, (bool, np.bool_)) or not isinstance(proportion, numbers.Real):
         raise TypeError(f"{name} must be a real number from 0 to 1, got {proportion!r}")
     proportion = float(proportion)
@@ -158,20 +166,23 @@ def critical_dimension(d_model: int, train_length: float, *, base: float = 10000
 def _first_negative(d_model: int, base: float, max_offset: int) -> int:
     """Smallest ``m`` in ``0 … max_offset`` with ``Σ_i cos(m ω_i) < 0``, or ``max_offset + 1``.
 
-    Offsets come in blocks of ``rows × _BLOCK``, ``rows`` doubling from 1 up to
-    ``_PRODUCT / (_BLOCK·d)``: ``cos((s + j)ω) = cos sω cos jω − sin sω sin jω`` gives every
-    offset of a block from ``rows + _BLOCK`` cosines and sines per pair, in one matrix product
-    small enough that OpenBLAS starts no threads. Values within
+    Offsets come in blocks of ``rows × block`` (``block = min(_BLOCK, max_offset + 1)``), ``rows``
+    doubling from 1 up to ``_PRODUCT / (block·d)``: ``cos((s + j)ω) = cos sω cos jω − sin sω sin jω``
+    gives every offset of a block from ``rows + block`` cosines and sines per pair, in one matrix
+    product small enough that OpenBLAS starts no threads. Values within
     ``_RECHECK`` of zero, whose sign the product's rounding could decide, are recomputed by
     :func:`pe_utils.similarity_profile`, the plain sum of cosines.
     """
     omega = frequencies(d_model, base)
-    steps = np.multiply.outer(np.arange(_BLOCK, dtype=np.float64), omega)            # (j, pairs)
-    step_table = np.concatenate([np.cos(steps), np.sin(steps)], axis=1).T           # (2 pairs, j)
-    start, rows, most_rows = 0, 1, max(1, _PRODUCT // (_BLOCK * d_model))
+    pairs, block = omega.size, min(_BLOCK, max_offset + 1)
+    steps = np.multiply.outer(np.arange(block, dtype=np.float64), omega)             # (j, pairs)
+    step_table = np.empty((2 * pairs, block))                                         # (2 pairs, j)
+    step_table[:pairs], step_table[pairs:] = np.cos(steps).T, np.sin(steps).T
+    del steps
+    start, rows, most_rows = 0, 1, max(1, _PRODUCT // (block * d_model))
     while start <= max_offset:
-        rows = min(rows, -(-(max_offset + 1 - start) // _BLOCK))
-        starts = np.multiply.outer(start + _BLOCK * np.arange(rows, dtype=np.float64), omega)
+        rows = min(rows, -(-(max_offset + 1 - start) // block))
+        starts = np.multiply.outer(start + block * np.arange(rows, dtype=np.float64), omega)
         # cos(a + b) = cos a cos b − sin a sin b, summed over pairs: one product, (rows, j)
         profile = np.concatenate([np.cos(starts), -np.sin(starts)], axis=1) @ step_table
         profile = profile.reshape(-1)[: max_offset + 1 - start]                    # m = start + index
@@ -181,8 +192,24 @@ def _first_negative(d_model: int, base: float, max_offset: int) -> int:
         negative = np.flatnonzero(profile < 0)
         if negative.size:
             return start + int(negative[0])
-        start, rows = start + rows * _BLOCK, min(2 * rows, most_rows)
+        start, rows = start + rows * block, min(2 * rows, most_rows)
     return max_offset + 1
+
+
+def _check_scan_size(d_model: int, n_bases: int, max_offset: int, bases: str, offsets: str) -> None:
+    """Refuse a scan whose arrays or whose number of terms is too large, naming the arguments.
+
+    The working arrays are about four tables of ``min(_BLOCK, max_offset + 1) × d_model`` (the steps,
+    their cosines and sines, the table they fill); the terms are ``n_bases × (max_offset + 1) × d/2``.
+    """
+    check_table_size((4 * min(_BLOCK, max_offset + 1), d_model), np.float64, name="the scan's working arrays")
+    terms = n_bases * (max_offset + 1) * (d_model // 2)
+    if terms > MAX_TERMS:
+        raise ValueError(
+            f"{bases} × ({offsets} + 1) × d_model/2 must be at most {MAX_TERMS:.0e} terms (about a minute), "
+            f"got {n_bases:,} × {max_offset + 1:,} × {d_model // 2:,} = {terms:.1e}: "
+            f"give fewer {bases} or a smaller {offsets}"
+        )
 
 
 def _check_bases(bases: Any, name: str) -> np.ndarray:
@@ -218,11 +245,17 @@ def first_negative_offset(d_model: int, bases: Any, *, max_offset: int) -> np.nd
     -------
     np.ndarray
         int64 array of the shape of ``bases``.
+
+    Raises
+    ------
+    ValueError
+        Also, before any work, if ``bases.size × (max_offset + 1) × d/2`` exceeds
+        :data:`MAX_TERMS`, or the scan's working arrays would exceed ``pe_utils.MAX_TABLE_BYTES``.
     """
     d_model = check_d_model(d_model)
     max_offset = _check_max_offset(max_offset, "max_offset")
     array = _check_bases(bases, "bases")
-    check_table_size((_BLOCK, d_model), np.float64, name="table of steps")
+    _check_scan_size(d_model, array.size, max_offset, "bases", "max_offset")
     first = [_first_negative(d_model, float(base), max_offset) for base in array.reshape(-1)]
     return np.array(first, dtype=np.int64).reshape(array.shape)
 
@@ -253,15 +286,17 @@ def smallest_base(length: int, d_model: int, candidates: Any) -> float:
     Raises
     ------
     ValueError
-        If no candidate meets the condition.
+        If no candidate meets the condition; before any work, if
+        ``len(candidates) × (L + 1) × d/2`` exceeds :data:`MAX_TERMS` (the most every candidate
+        could cost), or the scan's working arrays would exceed ``pe_utils.MAX_TABLE_BYTES``.
     """
     length = check_positive_count(length, "length")
     length = _check_max_offset(length, "length")
     d_model = check_d_model(d_model)
     values = _check_bases(candidates, "candidates").reshape(-1).tolist()
-    check_table_size((_BLOCK, d_model), np.float64, name="table of steps")
     if not values:
         raise ValueError("candidates must hold at least one base, got none")
+    _check_scan_size(d_model, len(values), length, "candidates", "length")
     for base in sorted(values):
         if _first_negative(d_model, base, length) > length:
             return base
@@ -273,6 +308,7 @@ def smallest_base(length: int, d_model: int, candidates: Any) -> float:
 
 __all__ = [
     "MAX_OFFSET",
+    "MAX_TERMS",
     "check_proportion",
     "critical_dimension",
     "first_negative_offset",

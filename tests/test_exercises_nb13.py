@@ -82,7 +82,10 @@ def test_slowest_rotating_wavelength_by_counting_pairs():
     ("answer", "phrase"),
     [(2 * math.pi * 1e6 ** (62 / 64), "respaces the grid"),
      (2 * math.pi * 1e6 ** (64 / 256), "first unrotated"),
-     (2 * math.pi * 1e6 ** (254 / 256), "full RoPE")],
+     (2 * math.pi * 1e6 ** (254 / 256), "full RoPE"),
+     (1e6 ** (62 / 256), "1/ω"),                          # pair 31's 1/ω: 28.4, the 2π forgotten
+     (5.64e3, "K = p·d"),                                 # pair 63: 2π·10^(6·126/256) = 5 640
+     (58.5, "base 10000")],                              # 2π·10^(4·62/256) = 58.5
 )
 def test_slowest_rotating_wavelength_explains_mistakes(answer, phrase):
     result = nb13.slowest_rotating_wavelength.check(answer)

@@ -14,8 +14,10 @@ from hypothesis import strategies as st
 from strategies import bases, d_models
 
 import pe_utils as pu
+import pe_utils.frequency_use as frequency_use
 from pe_utils.frequency_use import (
     MAX_OFFSET,
+    MAX_TERMS,
     critical_dimension,
     first_negative_offset,
     p_rope_frequencies,
@@ -138,6 +140,7 @@ def test_first_negative_offset_of_small_cases_by_hand():
     assert [round(_profile_by_hand(m, 4, 4.0), 2) for m in range(4)] == [2.0, 1.42, 0.12, -0.92]
     assert first_negative_offset(4, 4.0, max_offset=10) == 3
     assert first_negative_offset(4, 4.0, max_offset=2) == 3       # none up to 2: max_offset + 1
+    assert first_negative_offset(4, 4.0, max_offset=3) == 3       # m = max_offset itself is checked
     assert first_negative_offset(4, 4.0, max_offset=0) == 1
     both = first_negative_offset(4, [[4.0, 4.0], [4.0, 4.0]], max_offset=10)
     assert both.shape == (2, 2) and np.all(both == 3)
@@ -176,6 +179,52 @@ def test_first_negative_offset_scans_notebook_05s_profile(d, base, max_offset):
     negative = np.flatnonzero(profile < 0)
     expected = int(negative[0]) if negative.size else max_offset + 1
     assert first_negative_offset(d, base, max_offset=max_offset) == expected
+
+
+@pytest.mark.parametrize("block", [1, 2, 3, 5])
+def test_every_offset_is_scanned_whatever_the_block(monkeypatch, block):
+    # blocks of 1, 2, 3, 5 offsets (and a product small enough for rows to double several times):
+    # no offset is skipped between blocks, and the last one, m = max_offset, is checked
+    monkeypatch.setattr(frequency_use, "_BLOCK", block)
+    monkeypatch.setattr(frequency_use, "_PRODUCT", block * 4 * 8)
+    for base in np.random.default_rng(0).uniform(1.5, 50.0, size=200):
+        negative = np.flatnonzero(pu.similarity_profile(np.arange(61), 4, base=base) < 0)
+        first = int(negative[0]) if negative.size else 61
+        for top in {max(first - 1, 0), min(first, 60), 60}:
+            expected = first if first <= top else top + 1
+            assert first_negative_offset(4, base, max_offset=top) == expected, (base, top)
+
+
+def test_the_term_budget_refuses_many_bases_not_one_long_scan():
+    assert MAX_OFFSET * (128 // 2) < MAX_TERMS            # one base, every offset, d = 128: allowed
+    assert 630 * 1_024_001 * (128 // 2) < MAX_TERMS      # notebook 13's grid at L = 1M (its sweep)
+    assert 1000 * (MAX_OFFSET + 1) * (128 // 2) > MAX_TERMS
+
+
+def test_a_large_head_with_few_offsets_needs_only_those_offsets():
+    # the table of steps has min(128, max_offset + 1) rows: d = 2¹⁶ with 3 offsets is small and quick
+    profile = pu.similarity_profile(np.arange(3), 2**16, base=1.5)
+    negative = np.flatnonzero(profile < 0)
+    expected = int(negative[0]) if negative.size else 3
+    assert first_negative_offset(2**16, 1.5, max_offset=2) == expected
+
+
+GRID_10_3_TO_10_9 = [m / 10 * 10.0**e for e in range(3, 10) for m in range(10, 100)]   # 2 s.f.
+
+
+@pytest.mark.parametrize(("length", "expected"),
+                         [(16_000, 3.2e5), (32_000, 6.3e5), (64_000, 2.1e6), (128_000, 7.8e6)])
+def test_men_et_al_longer_columns_on_a_two_figure_grid(length, expected):
+    # notebook 13's table (about 1 s of CPU in all): 64k and 128k are the paper's values (2.1e6,
+    # 7.8e6); at 16k and 32k the paper's 3.1e5 and 6.4e5 fail (test below), and the grid gives these,
+    # confirmed by a plain scan: the base keeps B ≥ 0 up to L, the grid's base below it does not.
+    found = smallest_base(length, 128, GRID_10_3_TO_10_9)
+    assert found == expected
+    if length <= 32_000:
+        offsets = np.arange(length + 1)
+        assert np.all(pu.similarity_profile(offsets, 128, base=found) >= 0)
+        below = GRID_10_3_TO_10_9[GRID_10_3_TO_10_9.index(found) - 1]
+        assert np.any(pu.similarity_profile(offsets, 128, base=below) < 0)
 
 
 @settings(max_examples=25, deadline=None)
@@ -217,6 +266,12 @@ def test_smallest_base_is_the_first_candidate_that_works(length, candidates):
         (lambda: first_negative_offset(128, 1e4, max_offset=10.0), TypeError, "max_offset"),
         (lambda: first_negative_offset(128, 1e4, max_offset=MAX_OFFSET + 1), ValueError, "at most"),
         (lambda: first_negative_offset(2**40, 1e4, max_offset=10), ValueError, "GiB"),
+        # d = 2²⁰ with 128 steps: four 1 GiB tables at their peak, refused before any work
+        (lambda: first_negative_offset(2**20, 1e4, max_offset=1000), ValueError, "working arrays"),
+        (lambda: first_negative_offset(128, np.full(1000, 1e4), max_offset=10**8), ValueError,
+         r"bases × \(max_offset \+ 1\) × d_model/2 must be at most"),
+        (lambda: smallest_base(10**8, 128, np.full(1000, 1e4)), ValueError,
+         r"candidates × \(length \+ 1\) × d_model/2 must be at most"),
         (lambda: first_negative_offset(7, 1e4, max_offset=10), ValueError, "d_model"),
         (lambda: smallest_base(0, 128, [1e4]), ValueError, "length"),
         (lambda: smallest_base(10**9, 128, [1e4]), ValueError, "length must be at most"),

@@ -114,6 +114,18 @@ slowest_rotating_wavelength = Exercise(
             _wavelength(P_ROPE_D // 2 - 1, P_ROPE_D),
             "That is full RoPE's slowest pair. p-RoPE leaves the slowest pairs unrotated.",
         ),
+        (
+            _wavelength(_KEPT - 1, P_ROPE_D) / (2.0 * math.pi),
+            "That is 1/ω, the positions per radian. A wavelength is one whole turn: 2π/ω.",
+        ),
+        (
+            _wavelength(int(P_ROPE_SHARE * P_ROPE_D) - 1, P_ROPE_D),
+            "That takes K = p·d = 64 pairs. A pair is two dimensions: K = ⌊p·d/2⌋ = 32 pairs rotate.",
+        ),
+        (
+            2.0 * math.pi * 10000.0 ** (2.0 * (_KEPT - 1) / P_ROPE_D),
+            "That uses base 10000; this head's base is 10⁶.",
+        ),
     ],
 )
 
