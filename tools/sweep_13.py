@@ -1,7 +1,7 @@
 """Every number notebook 13 says was checked outside it, re-run over more seeds; prints them all.
 
-``python benchmarks/sweep_13.py``              every section (a few minutes on one core)
-``python benchmarks/sweep_13.py --sections 5``  one or more sections (1 … 5) only
+``python tools/sweep_13.py``              every section (a few minutes on one core)
+``python tools/sweep_13.py --sections 5``  one or more sections (1 … 5) only
 
 Not part of ``make test``: it trains 500-odd heads. Each section repeats the notebook's own
 experiment with the notebook's sizes, recipe and seeding, over more seeds, and prints what the
