@@ -273,6 +273,9 @@ def main() -> None:
     parser.add_argument("--sections", default="12345",
                         help="which to run: 1 (§1), 2 (§2), 3 (§3 and §4), 4 (§4's nudge), 5 (§5)")
     chosen = parser.parse_args().sections
+    unknown = sorted(set(chosen) - set(SECTIONS))
+    if not chosen or unknown:
+        parser.error(f"--sections takes digits among {''.join(SECTIONS)} (such as 25), got {chosen!r}")
     for key, run in SECTIONS.items():
         if key in chosen:
             run()
