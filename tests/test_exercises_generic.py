@@ -294,6 +294,28 @@ def test_functions_errors_are_the_learners(exercise, capfd):
     assert "Expected a function" in judge(exercise, int, capfd).message
 
 
+def test_a_function_that_runs_on_numbers_but_not_on_arrays_is_told_to_take_arrays(capfd):
+    # math.sqrt takes one number at a time: it runs on the scalar cases, then raises on the array.
+    advice = "the question asks for arrays too"
+    scalar_then_array = FunctionExercise(
+        "Write root(x) returning the square root of x (a number or an array).", np.sqrt,
+        cases=[(0.25,), (4.0,), (np.array([1.0, 9.0]),)], hint="np.sqrt.", solution="answer = np.sqrt",
+    )
+    message = judge(scalar_then_array, math.sqrt, capfd).message
+    assert message.startswith("Your function raised TypeError") and advice in message
+    assert "np.where" in message and "math." in message
+    assert judge(scalar_then_array, np.sqrt, capfd)
+    # No such advice when it failed on a number, or when no case of single numbers ran first.
+    assert advice not in judge(scalar_then_array, _raises(ZeroDivisionError("boom")), capfd).message
+    arrays_only = FunctionExercise(
+        "Write root(x) returning the square roots of an array x.", np.sqrt,
+        cases=[(np.array([1.0, 9.0]),), (np.array([4.0, 16.0]),)],
+        hint="np.sqrt.", solution="answer = np.sqrt",
+    )
+    message = judge(arrays_only, math.sqrt, capfd).message
+    assert message.startswith("Your function raised TypeError") and advice not in message
+
+
 # --- a learner's function cannot change the checker ------------------------------------
 
 

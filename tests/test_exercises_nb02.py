@@ -118,10 +118,21 @@ def test_angle_from_pair_degrees_are_wrong():
     assert "degrees" in result.message and "radians" in result.message
 
 
-def test_angle_from_pair_reports_a_scalar_only_function_as_its_own_error():
-    result = nb02.angle_from_pair.check(lambda s, c: math.atan2(s, c) % (2 * math.pi))
+@pytest.mark.parametrize(
+    "answer",
+    [
+        lambda s, c: math.atan2(s, c) % (2 * math.pi),
+        lambda s, c: float(np.mod(np.arctan2(s, c), 2 * np.pi)),
+        lambda s, c: np.arctan2(s, c) + (2 * np.pi if np.arctan2(s, c) < 0 else 0),
+    ],
+)
+def test_angle_from_pair_tells_a_scalar_only_function_to_take_arrays(answer):
+    # Each runs on the four single-angle cases and raises on the array of six angles.
+    assert all(np.ndim(s) == 0 for s, _ in nb02.angle_from_pair.cases[:4])
+    result = nb02.angle_from_pair.check(answer)
     assert not result
-    assert "Your function raised TypeError" in result.message
+    assert result.message.startswith("Your function raised ")
+    assert "ran on the single numbers" in result.message and "arrays too" in result.message
 
 
 @pytest.mark.parametrize(

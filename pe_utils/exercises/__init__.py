@@ -56,7 +56,9 @@ The contract of ``check`` (tested over every exercise object by
   in place cannot change the cases, the reference or later checks. Whatever
   it raises (any ``Exception``, and ``SystemExit``) is reported as its own,
   with the arguments; what it prints or warns is kept out of the output and
-  quoted in the message. Its results are read with the rules above (``None``
+  quoted in the message. A function that ran on cases of single numbers and
+  then raised on a case holding an array is told that it must take arrays
+  (NumPy's functions, not ``math``'s or ``float``). Its results are read with the rules above (``None``
   gets "did you forget `return`?"), then compared with the reference's and
   with each typical mistake's results on every case.
 
@@ -692,6 +694,18 @@ def _error_text(error: BaseException) -> str:
     return f"{type(error).__name__}: {text}" if text else type(error).__name__
 
 
+def _holds_array(case: tuple[Any, ...]) -> bool:
+    return any(isinstance(argument, np.ndarray) and argument.size > 1 for argument in case)
+
+
+# Said when a function ran on cases of single numbers, then failed on one holding an array.
+_ARRAY_ADVICE = (
+    " It ran on the single numbers of the earlier cases, so it probably uses something that takes "
+    "one number at a time (math.…, float(…), an `if` on the value), and the question asks for "
+    "arrays too: NumPy's functions (np.…, np.where) work on every entry of an array at once."
+)
+
+
 class FunctionExercise(Exercise):
     """An exercise whose answer is a function, checked on fixed test inputs.
 
@@ -755,10 +769,11 @@ class FunctionExercise(Exercise):
         for case in self._cases:
             call = _call_learner(answer, case)
             if call.error is not None:
+                ran_on_numbers = any(not _holds_array(done) for done in self._cases[: len(calls)])
                 return CheckResult(
                     False,
                     f"Your function raised {_error_text(call.error)} on arguments {_format_args(case)}."
-                    f"{call.extra()}",
+                    f"{_ARRAY_ADVICE if ran_on_numbers and _holds_array(case) else ''}{call.extra()}",
                 )
             calls.append(call)
         targets = self._reference_targets()
