@@ -12,9 +12,11 @@ Two tools to measure it:
 
 The safe recipe (angles in float64, cast only the result) is what
 :func:`pe_utils.encode_positions` does, and :func:`pe_utils.rope` too (notebook 08):
-float32 angles, the libraries' choice, err by less than bfloat16's rounding at
-every position only up to ``p = 40 226`` at ``d = 128``, base 500000, and beyond
-at fewer and fewer (notebook 07 measures it).
+float32 angles from ``ω_i`` rounded once to float32 err by less than bfloat16's
+rounding at every position only up to ``p = 40 226`` at ``d = 128``, base 500000,
+and beyond at fewer and fewer (notebook 07 measures it). The RoPE libraries'
+float32 ``inv_freq`` (a float32 power, then a float32 reciprocal: rounded twice)
+first exceeds it at ``p = 24 703`` (notebook 08, in a NumPy emulation).
 """
 
 from __future__ import annotations
