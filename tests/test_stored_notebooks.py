@@ -4,6 +4,7 @@ nbval silently skips a cell that never ran, so these checks make sure every
 code cell really is compared.
 """
 
+import ast
 import re
 from pathlib import Path
 
@@ -76,3 +77,21 @@ def test_each_print_is_stored_whole(path):
             assert first is None or first != second, (
                 f"{path.name}, code cell {index}: one stream stored as several outputs; run `make outputs`"
             )
+
+
+@pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
+def test_no_function_is_rebound_by_another_cell(path):
+    # A learner re-runs cells out of order: a function one cell defines and another cell rebinds
+    # (notebook 10 once reused `loss_moved` for a number) breaks the first cell's callers.
+    defined, bound = {}, {}
+    for index, cell in enumerate(code_cells(path)):
+        tree = ast.parse(cell.source)
+        for node in tree.body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                defined.setdefault(node.name, []).append(index)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store):
+                bound.setdefault(node.id, []).append(index)
+    for name, cells in defined.items():
+        others = sorted(set(bound.get(name, [])) | set(cells[1:]))
+        assert not others, f"{path.name}: {name}, defined in code cell {cells[0]}, is bound again in {others}"

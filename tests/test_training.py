@@ -300,6 +300,17 @@ def test_parts_of_a_batch_change_nothing_but_rounding(variant, monkeypatch):
         np.testing.assert_allclose(parts[1][1][name], array, rtol=1e-10, atol=1e-15)
 
 
+@settings(max_examples=30, deadline=None)
+@given(length=st.integers(1, 70), seed=st.integers(0, 10_000))
+def test_row_maximum_by_even_and_odd_entries_is_numpys(length, seed):
+    # the softmax shifts each row by its maximum, found by pairing entries (training._row_max)
+    import pe_utils.training as training
+
+    rows = np.random.default_rng(seed).normal(size=(3, 4, length))
+    rows[0, 1, seed % length] = -np.inf                   # masked keys are −inf
+    np.testing.assert_array_equal(training._row_max(rows), rows.max(axis=-1, keepdims=True))
+
+
 def test_targets_the_head_cannot_see_are_refused():
     head = init_head("none", 4, 4, seed=0)
     tokens = np.array([[0, 1, 2, 3]])
