@@ -5,9 +5,11 @@ the axes in the course's notation and returns the axes, so a notebook can
 add to it. The style is set by ``setup_notebook`` from notebook 01 on; the
 table figures come in notebook 03, the similarity figures in notebook 05.
 
-matplotlib and seaborn are imported by the functions that use them, not with the
-module: ``import pe_utils`` stays quick for code that draws nothing (the contents
-notebook, the exercise checkers, the tools).
+matplotlib is imported by the functions that use it, not with the module:
+``import pe_utils`` stays quick for code that draws nothing (the contents notebook,
+the exercise checkers, the tools). The style is seaborn's theme, written out as
+matplotlib settings (``SEABORN_THEME``) so that no notebook pays for importing
+seaborn (a quarter of a second per kernel); tests/test_plotting.py proves the two agree.
 """
 
 from __future__ import annotations
@@ -32,19 +34,41 @@ DIVERGING_CMAP = "RdBu_r"
 SEQUENTIAL_CMAP = "viridis"
 #: Qualitative palette for lines (seaborn's colour-blind palette).
 PALETTE = "colorblind"
+#: seaborn's colour-blind palette (``seaborn.color_palette("colorblind").as_hex()``).
+COLORBLIND_HEX = ("#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc",
+                  "#ca9161", "#fbafe4", "#949494", "#ece133", "#56b4e9")
+
+#: The matplotlib settings that ``seaborn.set_theme(context="notebook", style="whitegrid",
+#: palette=PALETTE)`` makes (seaborn 0.13), without its ``image.cmap`` (the course sets
+#: ``SEQUENTIAL_CMAP``). tests/test_plotting.py checks them against seaborn itself.
+SEABORN_THEME: dict[str, Any] = {
+    "axes.axisbelow": True, "axes.edgecolor": ".8", "axes.grid": True, "axes.labelcolor": ".15",
+    "axes.labelsize": 12.0, "axes.linewidth": 1.25, "axes.titlesize": 12.0,
+    "font.sans-serif": ["Arial", "DejaVu Sans", "Liberation Sans", "Bitstream Vera Sans", "sans-serif"],
+    "font.size": 12.0, "grid.color": ".8", "grid.linewidth": 1.0,
+    "legend.fontsize": 11.0, "legend.title_fontsize": 12.0, "lines.solid_capstyle": "round",
+    "patch.edgecolor": "w", "patch.force_edgecolor": True, "text.color": ".15",
+    "xtick.bottom": False, "xtick.color": ".15", "xtick.labelsize": 11.0,
+    "xtick.major.size": 6.0, "xtick.major.width": 1.25, "xtick.minor.size": 4.0, "xtick.minor.width": 1.0,
+    "ytick.color": ".15", "ytick.labelsize": 11.0, "ytick.left": False,
+    "ytick.major.size": 6.0, "ytick.major.width": 1.25, "ytick.minor.size": 4.0, "ytick.minor.width": 1.0,
+}
 
 
 def use_course_style() -> None:
     """Set the course's fonts, sizes, palette and figure resolution (80 dpi).
 
-    Called by :func:`pe_utils.setup_notebook`. Introduced in notebook 01.
+    seaborn's "whitegrid" theme at the "notebook" scale with its colour-blind palette
+    (``SEABORN_THEME``), then the course's sizes. Called by
+    :func:`pe_utils.setup_notebook`. Introduced in notebook 01.
     """
     import matplotlib.pyplot as plt
-    import seaborn as sns
+    from cycler import cycler
 
-    sns.set_theme(context="notebook", style="whitegrid", palette=PALETTE)
+    plt.rcParams.update(SEABORN_THEME)
     plt.rcParams.update(
         {
+            "axes.prop_cycle": cycler(color=list(COLORBLIND_HEX)),
             "figure.figsize": (7.0, 3.6),
             "figure.dpi": 80,
             "savefig.dpi": 80,

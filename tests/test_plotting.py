@@ -8,6 +8,29 @@ import pe_utils as pu
 from pe_utils import plotting
 
 
+def test_course_style_is_seaborns_theme_without_importing_it():
+    import matplotlib as mpl
+    import seaborn as sns
+    from matplotlib.colors import to_rgb
+
+    with mpl.rc_context():
+        mpl.rcdefaults()
+        defaults = dict(mpl.rcParams)
+        sns.set_theme(context="notebook", style="whitegrid", palette=plotting.PALETTE)
+        themed = dict(mpl.rcParams)
+        mpl.rcdefaults()
+        plotting.use_course_style()
+        course = dict(mpl.rcParams)
+    changed = {key for key in themed if themed[key] != defaults[key]} - {"image.cmap", "axes.prop_cycle"}
+    assert changed == set(plotting.SEABORN_THEME), "seaborn's theme changes other settings"
+    # The course's sizes override seaborn's title and label sizes; everything else is seaborn's.
+    own = {"axes.titlesize", "axes.labelsize"}
+    assert {key: course[key] for key in changed - own} == {key: themed[key] for key in changed - own}
+    assert [to_rgb(c) for c in course["axes.prop_cycle"].by_key()["color"]] == [
+        to_rgb(c) for c in themed["axes.prop_cycle"].by_key()["color"]]
+    assert list(plotting.COLORBLIND_HEX) == sns.color_palette(plotting.PALETTE).as_hex()
+
+
 def test_style_sets_the_course_resolution():
     plotting.use_course_style()
     assert plt.rcParams["figure.dpi"] == 80
