@@ -38,6 +38,13 @@ PALETTE = "colorblind"
 COLORBLIND_HEX = ("#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc",
                   "#ca9161", "#fbafe4", "#949494", "#ece133", "#56b4e9")
 
+#: What seaborn's theme makes matplotlib's one-letter colours mean: its "colorblind6" palette
+#: for b, g, r, m, y, c and a dark grey for k (``seaborn.set_color_codes``).
+COLOR_CODES: dict[str, str | tuple[float, float, float]] = {
+    "b": "#0173b2", "g": "#029e73", "r": "#d55e00", "m": "#cc78bc", "y": "#ece133", "c": "#56b4e9",
+    "k": (0.1, 0.1, 0.1),
+}
+
 #: The matplotlib settings that ``seaborn.set_theme(context="notebook", style="whitegrid",
 #: palette=PALETTE)`` makes (seaborn 0.13), without its ``image.cmap`` (the course sets
 #: ``SEQUENTIAL_CMAP``). tests/test_plotting.py checks them against seaborn itself.
@@ -59,12 +66,15 @@ def use_course_style() -> None:
     """Set the course's fonts, sizes, palette and figure resolution (80 dpi).
 
     seaborn's "whitegrid" theme at the "notebook" scale with its colour-blind palette
-    (``SEABORN_THEME``), then the course's sizes. Called by
+    (``SEABORN_THEME``, ``COLORBLIND_HEX``, ``COLOR_CODES``), then the course's sizes. Called by
     :func:`pe_utils.setup_notebook`. Introduced in notebook 01.
     """
+    import matplotlib.colors
     import matplotlib.pyplot as plt
     from cycler import cycler
 
+    for code, colour in COLOR_CODES.items():  # as seaborn.set_color_codes does
+        matplotlib.colors.colorConverter.colors[code] = matplotlib.colors.to_rgb(colour)
     plt.rcParams.update(SEABORN_THEME)
     plt.rcParams.update(
         {

@@ -13,14 +13,17 @@ def test_course_style_is_seaborns_theme_without_importing_it():
     import seaborn as sns
     from matplotlib.colors import to_rgb
 
+    codes = "bgrmyck"
     with mpl.rc_context():
         mpl.rcdefaults()
         defaults = dict(mpl.rcParams)
         sns.set_theme(context="notebook", style="whitegrid", palette=plotting.PALETTE)
-        themed = dict(mpl.rcParams)
+        themed, themed_codes = dict(mpl.rcParams), [to_rgb(code) for code in codes]
         mpl.rcdefaults()
+        sns.set_color_codes("reset")  # matplotlib's own meanings of b, g, r, ...
         plotting.use_course_style()
-        course = dict(mpl.rcParams)
+        course, course_codes = dict(mpl.rcParams), [to_rgb(code) for code in codes]
+    assert course_codes == themed_codes, "one-letter colours differ from seaborn's"
     changed = {key for key in themed if themed[key] != defaults[key]} - {"image.cmap", "axes.prop_cycle"}
     assert changed == set(plotting.SEABORN_THEME), "seaborn's theme changes other settings"
     # The course's sizes override seaborn's title and label sizes; everything else is seaborn's.
