@@ -139,6 +139,35 @@ def _chart(description: str, params: list[dict[str, Any]], **body: Any) -> dict[
 def _calc(expression: str, name: str) -> dict[str, str]:
     return {"calculate": expression, "as": name}
 
+def _unit_circle(axis_x: dict[str, Any], axis_y: dict[str, Any],
+                 fields: tuple[str, str] = ("x", "y")) -> dict[str, Any]:
+    """A Vega-Lite layer: the unit circle as a thin grey line, on the axes ``axis_x``, ``axis_y``."""
+    x, y = fields
+    return {
+        "data": {"sequence": {"start": 0, "stop": 121, "as": "t"}},
+        "transform": [_calc("2 * PI * datum.t / 120", "angle"), _calc("cos(datum.angle)", x),
+                      _calc("sin(datum.angle)", y)],
+        "mark": {"type": "line", "color": "#bbbbbb", "strokeWidth": 1},
+        "encoding": {"x": axis_x, "y": axis_y, "order": {"field": "t", "type": "quantitative"}},
+    }
+
+
+def _orbit(count: int, omega: str, title: str, fields: tuple[str, str] = ("x", "y")) -> dict[str, Any]:
+    """A Vega-Lite layer: the points (cos qω, sin qω) for q = 0 … count − 1, as grey dots.
+
+    ``omega`` is a Vega expression for ω (it may read the sliders); ``title`` names q in the tooltip.
+    """
+    x, y = fields
+    return {
+        "data": {"sequence": {"start": 0, "stop": count, "as": "q"}},
+        "transform": [_calc(omega, "omega"), _calc("cos(datum.q * datum.omega)", x),
+                      _calc("sin(datum.q * datum.omega)", y)],
+        "mark": {"type": "circle", "color": "#999999", "size": 22},
+        "encoding": {"x": {"field": x, "type": "quantitative"}, "y": {"field": y, "type": "quantitative"},
+                     "tooltip": [{"field": "q", "title": title}]},
+    }
+
+
 
 def _check_range(value: Any, name: str, low: float, high: float, *, integer: bool = False) -> float:
     """``value`` as a number if it is a real (an integer if ``integer``) in ``[low, high]``."""
@@ -355,21 +384,8 @@ def rotation_explorer(
               "title": "cos(p ωᵢ)   (dimension 2i+1)"}
     axis_y = {"field": "y", "type": "quantitative", "scale": {"domain": [-1.45, 1.45]}, "axis": ticks,
               "title": "sin(p ωᵢ)   (dimension 2i)"}
-    circle = {
-        "data": {"sequence": {"start": 0, "stop": 121, "as": "t"}},
-        "transform": [_calc("2 * PI * datum.t / 120", "angle"), _calc("cos(datum.angle)", "x"),
-                      _calc("sin(datum.angle)", "y")],
-        "mark": {"type": "line", "color": "#bbbbbb", "strokeWidth": 1},
-        "encoding": {"x": axis_x, "y": axis_y, "order": {"field": "t", "type": "quantitative"}},
-    }
-    positions = {
-        "data": {"sequence": {"start": 0, "stop": orbit, "as": "q"}},
-        "transform": [_calc(omega, "omega"), _calc("cos(datum.q * datum.omega)", "x"),
-                      _calc("sin(datum.q * datum.omega)", "y")],
-        "mark": {"type": "circle", "color": "#999999", "size": 22},
-        "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
-                     "tooltip": [{"field": "q", "title": "position"}]},
-    }
+    circle = _unit_circle(axis_x, axis_y)
+    positions = _orbit(orbit, omega, "position")
     # The turn from p to p + k: a spiral just outside the circle (one more lap, a little further
     # out, for every full turn), ending in an arrowhead that points the way it turns.
     spiral = [_calc(omega, "omega"), _calc("(p + k * datum.u / 120) * datum.omega", "angle"),
@@ -850,22 +866,8 @@ def grid_shift_explorer(
                   "title": f"cos({axis} ωᵢ)"}
         axis_y = {"field": "sy", "type": "quantitative", "scale": scale, "axis": ticks,
                   "title": f"sin({axis} ωᵢ)"}
-        circle = {
-            "data": {"sequence": {"start": 0, "stop": 121, "as": "t"}},
-            "transform": [_calc("2 * PI * datum.t / 120", "angle"), _calc("cos(datum.angle)", "cx"),
-                          _calc("sin(datum.angle)", "sy")],
-            "mark": {"type": "line", "color": "#bbbbbb", "strokeWidth": 1},
-            "encoding": {"x": axis_x, "y": axis_y, "order": {"field": "t", "type": "quantitative"}},
-        }
-        orbit = {
-            "data": {"sequence": {"start": 0, "stop": size, "as": "q"}},
-            "transform": [_calc(omega, "omega"), _calc("cos(datum.q * datum.omega)", "cx"),
-                          _calc("sin(datum.q * datum.omega)", "sy")],
-            "mark": {"type": "circle", "color": "#999999", "size": 22},
-            "encoding": {"x": {"field": "cx", "type": "quantitative"},
-                         "y": {"field": "sy", "type": "quantitative"},
-                         "tooltip": [{"field": "q", "title": axis}]},
-        }
+        circle = _unit_circle(axis_x, axis_y, ("cx", "sy"))
+        orbit = _orbit(size, omega, axis, ("cx", "sy"))
         point = {
             "data": {"sequence": {"start": 0, "stop": 1, "as": "row"}},
             "transform": [
