@@ -185,7 +185,8 @@ def permute_qk_rows(weight: Any, n_heads: int, *, to: str = "concatenated") -> n
     huggingface/transformers ``models/llama/convert_llama_weights_to_hf.py`` (read at
     commit ``6ae9169c``): ``w.view(n_heads, d_head/2, 2, d_in).transpose(1, 2)``, applied to
     ``wq`` and ``wk`` only. ``to="interleaved"`` undoes it. Within a head this is
-    ``layout_permutation(d_head)`` (notebook 03). Introduced in notebook 11.
+    ``layout_permutation(d_head)`` (notebook 03). Notebook 08 writes ``permute`` out from the
+    source and checks it against this function; introduced in notebook 11.
 
     Parameters
     ----------
