@@ -46,7 +46,8 @@ help:
 	@echo "make workspace    copy the notebooks into workspace/ (never overwrites); then make lab LAB_DIR=workspace"
 	@echo "make slides       build reveal.js slide decks into _build/slides/"
 	@echo "make site         build a static web site of the course into _build/site/"
-	@echo "make check-slides open every deck and site page in headless Chromium; report cut slides (NB=, SIZE=1024x768)"
+	@echo "make check-slides open every deck and site page in headless Chromium; report cut slides (NB=, SIZE=1024x768;"
+	@echo "                  pages that passed unchanged are not reopened: CHECK_ARGS=--no-cache reopens them)"
 	@echo "make navigation   regenerate the navigation lines, the contents list and the README's list"
 	@echo "make environment  rewrite environment.yml from requirements.txt"
 	@echo "make clean        remove .venv and build leftovers"
@@ -104,10 +105,11 @@ slides: $(STAMP) $(NODE_STAMP)
 site: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python tools/build_site.py
 
-# The browser check that tests/test_browser.py runs, on the decks of NB (default: all).
+# The browser check that tests/test_browser.py runs, on the decks of NB (default: all). A deck or
+# page that passed unchanged is not reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache.
 SIZE ?= 1280x720
 check-slides: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python tools/check_slides.py --size $(SIZE) $(NB)
+	$(BIN)/python tools/check_slides.py --size $(SIZE) $(CHECK_ARGS) $(NB)
 
 workspace: $(STAMP)
 	$(BIN)/python tools/workspace.py

@@ -40,17 +40,23 @@ def _close_figures():
 # below, longest first, so that no long file starts last and holds one worker while the other
 # waits; the many short files at the end fill the gaps, and both workers finish close together.
 # (By default xdist sends the files with the most tests first; pytest_configure turns that off.)
-LONGEST_FILE = "test_browser.py"  # every deck and site page in a browser: by far the longest
+LONGEST_FILE = "test_browser.py"  # every deck and site page in a browser: the longest
+# Files whose tests start kernels, a JupyterLab server, Node.js or a browser: slow for a reason
+# their size does not show, so they start before the other files.
+PROCESS_FILES = ("test_jupyterlab.py", "test_sweep_seeds.py", "test_run_notebooks.py",
+                 "test_explorers.py", "test_markdown.py")
 
 
 def file_rank(path: Path) -> tuple[int, float]:
     """Sort key of a test file: the browser check, then the notebooks (last first: they grow
-    heavier), then the other test files, largest first."""
+    heavier), then the files that start processes, then the other test files, largest first."""
     if path.name == LONGEST_FILE:
         return (0, 0.0)
     if path.suffix == ".ipynb":
         return (1, -float(path.name[:2]) if path.name[:2].isdigit() else 0.0)
-    return (2, -float(path.stat().st_size))
+    if path.name in PROCESS_FILES:
+        return (2, float(PROCESS_FILES.index(path.name)))
+    return (3, -float(path.stat().st_size))
 
 
 def pytest_configure(config):

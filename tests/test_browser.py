@@ -155,7 +155,8 @@ def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_pat
 
 def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
-    report = check_slides.check(None, out=tmp_path / "build", folder=course)
+    cache = tmp_path / "cache.json"
+    report = check_slides.check(None, out=tmp_path / "build", folder=course, cache=cache)
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
     assert report.slides == {"01_good": 4, "02_bad": 8, "03_numbers": 1}, report.summary()
@@ -187,6 +188,76 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert found("site/02_bad.html", "explorer:", "did not change the chart"), bad
     assert report.explorers == {"01_good.html": 1, "02_bad.html": 1}, report.summary()
     assert not [p for p in report.problems if p.startswith("site/index.html")], bad
+    assert report.cached == []  # a cache of its own, empty at first
+
+    # Checked again: a deck that passed is not opened (here: no browser at all) and gives what it
+    # gave. (That a page with a problem is not kept, so is opened every time: the test below.)
+    again = check_slides.check([course / "01_good.ipynb"], out=tmp_path / "again", folder=course,
+                               site=False, cache=cache)
+    assert again.cached == ["01_good.slides.html"] and again.process_group == 0, again.summary()
+    assert (again.slides, again.clipped, again.problems) == ({"01_good": 4}, {"01_good": 0}, [])
+    assert again.number_markup == {"01_good": "set aside"}
+
+
+def test_the_cache_keeps_passing_results_of_unchanged_pages_only(tmp_path):
+    page, other = tmp_path / "a.html", tmp_path / "b.html"
+    page.write_text("<p>a</p>")
+    other.write_text("<p>b</p>")
+    passed = {"slides": [{"h": 0, "v": 0, "label": "A", "clipped": False}], "problems": [], "notes": 1}
+    failed = {"slides": [], "problems": [{"kind": "load", "detail": "timeout"}], "notes": 0}
+    cache = check_slides.ResultCache(tmp_path / "cache.json", "environment")
+    cache.put(page, "deck", passed, "Chrome/1")
+    cache.put(other, "deck", failed, "Chrome/1")
+    assert cache.get(page, "deck") == {**passed, "browser": "Chrome/1", "times": {}}
+    assert cache.get(other, "deck") is None  # a page with a problem is opened every time
+    assert len(cache.entries) == 1  # and is not even stored
+    assert cache.get(page, "page") is None  # a deck's result is not a site page's
+    cache.save()
+    stored = tmp_path / "cache.json"
+    assert check_slides.ResultCache(stored, "environment").get(page, "deck")["slides"] == passed["slides"]
+    assert check_slides.ResultCache(stored, "other checker").get(page, "deck") is None
+    page.write_text("<p>a, edited</p>")
+    assert check_slides.ResultCache(stored, "environment").get(page, "deck") is None
+    stored.write_text("{not json")
+    assert check_slides.ResultCache(stored, "environment").entries == {}
+
+
+def test_the_cache_keeps_the_newest_entries(tmp_path, monkeypatch):
+    monkeypatch.setattr(check_slides, "CACHE_ENTRIES", 3)
+    cache = check_slides.ResultCache(tmp_path / "cache.json", "environment")
+    pages = []
+    for index in range(5):
+        pages.append(tmp_path / f"{index}.html")
+        pages[-1].write_text(str(index))
+        cache.put(pages[-1], "page", {"problems": []}, "Chrome/1")
+    cache.put(pages[0], "page", {"problems": []}, "Chrome/1")  # used again: the newest
+    cache.save()
+    reloaded = check_slides.ResultCache(tmp_path / "cache.json", "environment")
+    assert [reloaded.get(page, "page") is not None for page in pages] == [True, False, False, True, True]
+
+
+def test_the_fingerprint_changes_with_what_a_result_depends_on(tmp_path, monkeypatch):
+    checker = tmp_path / "check_browser.mjs"
+    checker.write_text("// version 1")
+    monkeypatch.setattr(check_slides, "CHECKER_FILES", [checker])
+    folder = tmp_path / "notebooks"
+    folder.mkdir()
+    (folder / "01_a.ipynb").write_text("{}")
+    (folder / "figure.png").write_bytes(b"png 1")
+    first = check_slides.fingerprint((1280, 720), folder)
+    assert check_slides.fingerprint((1280, 720), folder) == first
+    (folder / "01_a.ipynb").write_text('{"edited": 1}')  # a notebook counts through its page's bytes
+    assert check_slides.fingerprint((1280, 720), folder) == first
+    assert check_slides.fingerprint((1024, 768), folder) != first
+    (folder / "figure.png").write_bytes(b"png 2")  # a file the pages copy
+    second = check_slides.fingerprint((1280, 720), folder)
+    assert second != first
+    checker.write_text("// version 2")
+    assert check_slides.fingerprint((1280, 720), folder) != second
+    names = {path.name for path in check_slides.CHECKER_FILES}
+    monkeypatch.undo()
+    assert {"check_browser.mjs", "package-lock.json", "check_slides.py", "build_slides.py"} <= {
+        path.name for path in check_slides.CHECKER_FILES} and names == {"check_browser.mjs"}
 
 
 def test_index_summaries_show_subscripts_not_raw_text(tmp_path):

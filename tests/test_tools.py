@@ -368,3 +368,40 @@ def test_site_renders_the_teachers_guide_and_links_it(tmp_path):
     assert 'href="GUIDE.html"' in (site / "index.html").read_text(encoding="utf-8")
     assert not (site / "GUIDE.md").exists()
     assert_links_resolve(site)
+
+
+def test_remembered_markdown_and_code_are_what_nbconvert_makes_and_are_made_once(monkeypatch):
+    # The site and the decks render each markdown cell and highlight each code cell once per
+    # process (build_site.RememberedMarkdown, RememberedHighlight); a remembered result must be
+    # the exporter's own, and whatever the exporter reads must tell two results apart.
+    monkeypatch.setattr(build_site.RememberedMarkdown, "_made", {})
+    monkeypatch.setattr(build_site.RememberedHighlight, "_made", {})
+    exporter = build_site.FastHTMLExporter(template_name="lab")
+    calls = []
+    plain = exporter.markdown2html
+
+    def spy(context, source):
+        calls.append(source)
+        return plain(context, source)
+
+    spy.jinja_pass_arg = plain.jinja_pass_arg
+    monkeypatch.setattr(exporter, "markdown2html", spy)
+    remembered = build_site.RememberedMarkdown(exporter)
+    pixel = {"image/png": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA"
+                          "60e6kgAAAABJRU5ErkJggg=="}
+    source = "A formula $x_i$ and ![dot](attachment:dot.png)"
+    grey = {"cell": {"attachments": {"dot.png": pixel}}, "resources": {"metadata": {"path": "/course"}}}
+    other = {"image/png": pixel["image/png"][::-1]}  # other data under the same name
+    white = {"cell": {"attachments": {"dot.png": other}}, "resources": {"metadata": {"path": "/course"}}}
+    first = remembered(grey, source)
+    assert first == plain(grey, source) and remembered(grey, source) == first
+    assert len(calls) == 1  # the second came from memory
+    second = remembered(white, source)
+    assert second == plain(white, source) and second != first and len(calls) == 2
+    assert build_site.RememberedMarkdown(exporter).jinja_pass_arg == plain.jinja_pass_arg
+
+    highlight = build_site.Highlight2HTML(pygments_lexer="ipython3")
+    remembered_code = build_site.RememberedHighlight(highlight)
+    python = remembered_code("x = 1  # a comment")
+    assert python == highlight("x = 1  # a comment") and remembered_code("x = 1  # a comment") == python
+    assert remembered_code("x = 1  # a comment", "text") == highlight("x = 1  # a comment", "text") != python

@@ -162,12 +162,41 @@ class RememberedHighlight:
         return self._made[key]
 
 
+class RememberedMarkdown:
+    """The markdown filter of an exporter, keeping what it made: the site and the decks render the
+    same markdown cells, each once per process.
+
+    The key holds everything nbconvert 7.17's ``HTMLExporter.markdown2html`` reads: the source,
+    the cell's attachments, the notebook's folder and the exporter's markdown settings.
+    """
+
+    _made: dict[tuple[str, ...], str] = {}
+
+    def __init__(self, exporter: HTMLExporter) -> None:
+        self.exporter = exporter
+        self.jinja_pass_arg = self.exporter.markdown2html.jinja_pass_arg  # it reads the context, too
+
+    def __call__(self, context, source: str) -> str:
+        exporter = self.exporter
+        key = (
+            source,
+            json.dumps(context.get("cell", {}).get("attachments", {}), sort_keys=True, default=str),
+            str(context.get("resources", {}).get("metadata", {}).get("path", "")),
+            json.dumps([exporter.embed_images, exporter.anchor_link_text, exporter.exclude_anchor_links,
+                        exporter.lexer_options], sort_keys=True, default=str),
+        )
+        if key not in self._made:
+            self._made[key] = exporter.markdown2html(context, source)
+        return self._made[key]
+
+
 class WithoutSoup:
     """Mixin for an HTMLExporter (or SlidesExporter): its BeautifulSoup pass becomes ``accessible``.
 
     The rest is HTMLExporter.from_notebook_node as in nbconvert 7.17 (pinned in requirements.txt),
-    with code highlighting remembered (``RememberedHighlight``) and the notebook validated once,
-    after all preprocessors instead of after each (nbconvert's ``optimistic_validation``).
+    with code highlighting and markdown remembered (``RememberedHighlight``, ``RememberedMarkdown``)
+    and the notebook validated once, after all preprocessors instead of after each (nbconvert's
+    ``optimistic_validation``).
     """
 
     def from_notebook_node(self, nb, resources=None, **kw):
@@ -176,6 +205,7 @@ class WithoutSoup:
         lexer = langinfo.get("pygments_lexer", langinfo.get("name", None))
         highlight = self.filters.get("highlight_code", Highlight2HTML(pygments_lexer=lexer, parent=self))
         self.register_filter("highlight_code", RememberedHighlight(highlight))
+        self.register_filter("markdown2html", RememberedMarkdown(self))
         resources = self._init_resources(resources)
         self.register_filter(
             "filter_data_type",

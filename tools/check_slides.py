@@ -4,6 +4,7 @@
 ``python tools/check_slides.py notebooks/03_*.ipynb``     only these decks (and the whole site)
 ``python tools/check_slides.py --size 1024x768``          at another window size
 ``python tools/check_slides.py --screenshots DIR``        also save a PNG of every slide and page
+``python tools/check_slides.py --no-cache``               open every page, even those that passed unchanged
 
 Every deck is opened at 1280x720 (or ``--size``) with every fragment shown, and every slide,
 horizontal and vertical, is visited. The check fails, naming the deck, the slide (h/v, as in
@@ -30,6 +31,14 @@ slides are laid out and measured together, then reveal.js visits each slide for 
 (tools/npm_packages/check_browser.mjs says how). Nothing waits on a timer: the check waits on
 reveal.js, MathJax and the fonts being ready.
 
+A page that passed is not opened again while nothing that decides its result has changed: the
+result is kept in ``_build/browser-check-cache.json`` under a key made of the page's bytes and
+everything else the check depends on (``fingerprint``: the checker's scripts, the npm packages
+and the browser they pin, the build scripts, the files the pages copy from the notebooks' folder,
+the fonts, the window size). After editing one notebook, only its deck and page are opened again.
+A fresh clone, and CI, start with no cache; ``--no-cache`` opens every page; a page with a
+problem is never kept, so it is opened again every time.
+
 The browser is the Chromium binary inside the npm package ``@sparticuz/chromium``, driven by
 ``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed by the first
 ``make test`` or ``make check-slides``), run by Node.js from the PyPI package
@@ -41,6 +50,7 @@ is done, whatever happens.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -61,6 +71,18 @@ ROOT = build_site.ROOT
 NPM_FOLDER = browser.NPM_FOLDER
 SCRIPT = NPM_FOLDER / "check_browser.mjs"
 BUILD = ROOT / "_build"  # without --out, each run builds into its own temporary folder here
+CACHE = BUILD / "browser-check-cache.json"  # results of pages that passed (git-ignored, as _build/)
+CACHE_ENTRIES = 400  # the newest kept: every page of the course, and a few older versions of each
+# What the result of a page depends on besides its own bytes (see ``fingerprint``).
+CHECKER_FILES = [
+    NPM_FOLDER / name
+    for name in ("check_browser.mjs", "explorers_check.mjs", "chromium.mjs", "package-lock.json")
+] + [
+    Path(__file__).resolve().parent / name
+    for name in ("check_slides.py", "browser.py", "build_site.py", "build_slides.py", "explorers_web.py")
+] + [ROOT / "requirements.txt"]  # Node.js's version, among others
+FONT_FOLDERS = [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path("/etc/fonts"),
+                Path.home() / ".fonts", Path.home() / ".local" / "share" / "fonts"]
 SIZES = ((1280, 720), (1024, 768))
 PAGE_TIMEOUT_SECONDS = 30
 TOTAL_TIMEOUT_SECONDS = 240
@@ -83,6 +105,8 @@ class Report:
     number_markup: dict[str, str] = field(default_factory=dict)
     pages: list[str] = field(default_factory=list)
     explorers: dict[str, int] = field(default_factory=dict)  # site page -> explorers checked on it
+    # decks and pages not opened: unchanged since they passed (``ResultCache``)
+    cached: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
     seconds: float = 0.0
     build_seconds: float = 0.0  # building decks and pages, while the browser checks those already built
@@ -100,13 +124,18 @@ class Report:
             f"{self.seconds - self.build_seconds:.1f} s more in the browser)"
         ]
         for deck, count in self.slides.items():
-            seconds = self.page_seconds.get(deck, 0.0)
-            lines.append(f"  {deck}: {count} slides, {self.clipped[deck]} clipped ({seconds:.1f} s)")
+            opened = f"{self.page_seconds.get(deck, 0.0):.1f} s"
+            if deck + build_slides.SUFFIX in self.cached:
+                opened = "passed before, unchanged"
+            lines.append(f"  {deck}: {count} slides, {self.clipped[deck]} clipped ({opened})")
         lines.append(
             f"  total: {sum(self.slides.values())} slides in {len(self.slides)} decks, "
             f"{sum(self.clipped.values())} clipped; {len(self.pages)} site pages, "
             f"{sum(self.explorers.values())} explorers (each slider moved once)"
         )
+        if self.cached:
+            lines.append(f"  {len(self.cached)} of {len(self.slides) + len(self.pages)} decks and pages "
+                         "unchanged since they passed, not opened again (--no-cache opens them)")
         lines.append(f"  {len(self.problems)} problem(s)" if self.problems else "  no problems")
         return "\n".join(lines)
 
@@ -120,21 +149,26 @@ def parse_size(text: str) -> tuple[int, int]:
 
 
 class BrowserRun:
-    """check_browser.mjs and its Chromium, started at once; pages are handed over as they are built.
+    """check_browser.mjs and its Chromium, started with the first page; pages are handed over as built.
 
-    ``send(path, kind)`` queues a deck (``"deck"``) or site page (``"page"``); ``finish()`` ends
-    the queue, waits for the report (JSON) and returns it. Node.js and the Chromium it starts
-    share a new process group, which is killed when the run ends, however it ends, so no
-    browser outlives the check.
+    ``send(path, kind)`` queues a deck (``"deck"``) or site page (``"page"``), starting Node.js and
+    the browser if this is the first; ``finish()`` ends the queue, waits for the report (JSON) and
+    returns it (no decks or pages if nothing was sent). Node.js and the Chromium it starts share a
+    new process group, which is killed when the run ends, however it ends, so no browser outlives
+    the check.
     """
 
     def __init__(self, job: dict, timeout: float) -> None:
-        self.deadline = time.monotonic() + timeout
+        self.job, self.timeout = job, timeout
         self.sent: set[Path] = set()
+        self.process: subprocess.Popen | None = None
+
+    def _start(self) -> None:
+        self.deadline = time.monotonic() + self.timeout
         executable = browser.chromium()
         self._scratch = tempfile.TemporaryDirectory(prefix="check-slides-")
         scratch = Path(self._scratch.name)
-        job = {**job, "userDataDir": str(scratch / "profile"), "executable": str(executable),
+        job = {**self.job, "userDataDir": str(scratch / "profile"), "executable": str(executable),
                "tmpDir": str(scratch)}
         job_file = scratch / "job.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
@@ -154,6 +188,8 @@ class BrowserRun:
         if path in self.sent:
             return
         self.sent.add(path)
+        if self.process is None:
+            self._start()
         try:
             self.process.stdin.write(json.dumps({"path": str(path), "kind": kind}) + "\n")
             self.process.stdin.flush()
@@ -161,6 +197,8 @@ class BrowserRun:
             pass
 
     def finish(self) -> dict:
+        if self.process is None:
+            return {"browser": "", "decks": {}, "pages": {}}
         try:
             try:
                 stdout, _ = self.process.communicate(timeout=max(self.deadline - time.monotonic(), 1.0))
@@ -179,6 +217,8 @@ class BrowserRun:
 
     def close(self) -> None:
         """End the browser's process group (if it still runs) and remove the scratch folder."""
+        if self.process is None:
+            return
         browser.end_process_group(self.process)
         if self.process.stdin and not self.process.stdin.closed:
             try:
@@ -195,6 +235,72 @@ class BrowserRun:
         self.close()
 
 
+def fingerprint(size: tuple[int, int], folder: Path) -> str:
+    """A hash of what a page's result depends on besides the page's own bytes.
+
+    The checker (its scripts, the npm packages and the Chromium that package-lock.json pins,
+    Node.js's pin in requirements.txt), the build scripts (they choose the files copied next to
+    the pages), the files of ``folder`` other than notebooks (the images pages copy), the fonts the
+    browser may use (file names and sizes), and the window size.
+    """
+    digest = hashlib.sha256(json.dumps({"format": 1, "size": list(size)}).encode())
+    for path in CHECKER_FILES:
+        digest.update(f"\0{path.name}\0".encode())
+        digest.update(path.read_bytes() if path.is_file() else b"(missing)")
+    for path in sorted(folder.rglob("*")):
+        relative = path.relative_to(folder)
+        if path.is_file() and path.suffix != ".ipynb" and not any(p.startswith(".") for p in relative.parts):
+            digest.update(f"\0{relative.as_posix()}\0".encode())
+            digest.update(path.read_bytes())
+    for fonts in [browser.BROWSER_FOLDER / "fonts", *FONT_FOLDERS]:
+        if fonts.is_dir():
+            for path in sorted(fonts.rglob("*")):
+                if path.is_file():
+                    digest.update(f"\0{path}\0{path.stat().st_size}".encode())
+    return digest.hexdigest()
+
+
+class ResultCache:
+    """The results of decks and pages that passed, by page bytes and ``fingerprint``.
+
+    ``get`` gives the stored result of a page whose bytes and checker are those of a page that
+    passed, or ``None``; ``put`` stores a result only if it has no problem; ``save`` writes the
+    newest ``CACHE_ENTRIES`` (an unreadable file counts as empty, and is replaced whole).
+    """
+
+    def __init__(self, path: Path, environment: str) -> None:
+        self.path, self.environment = path, environment
+        try:
+            self.entries = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(self.entries, dict):
+                self.entries = {}
+        except (OSError, ValueError):
+            self.entries = {}
+
+    def key(self, page: Path, kind: str) -> str:
+        digest = hashlib.sha256(f"{self.environment}\0{kind}\0".encode())
+        digest.update(page.read_bytes())
+        return digest.hexdigest()
+
+    def get(self, page: Path, kind: str) -> dict | None:
+        entry = self.entries.get(self.key(page, kind))
+        return entry if isinstance(entry, dict) and entry.get("problems") == [] else None
+
+    def put(self, page: Path, kind: str, result: dict, browser_version: str) -> None:
+        if result.get("problems") == []:
+            key = self.key(page, kind)
+            self.entries.pop(key, None)  # re-inserted: the newest come last
+            self.entries[key] = {**result, "browser": browser_version, "times": {}}
+
+    def save(self) -> None:
+        kept = dict(list(self.entries.items())[-CACHE_ENTRIES:])
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile("w", dir=self.path.parent, delete=False, encoding="utf-8",
+                                         prefix=".browser-check-", suffix=".json") as scratch:
+            json.dump(kept, scratch)
+        os.replace(scratch.name, self.path)  # whole or not at all, even with two checks at once
+
+
 def check(
     notebooks: list[Path] | None = None,
     size: tuple[int, int] = SIZES[0],
@@ -202,16 +308,18 @@ def check(
     folder: Path = build_site.NOTEBOOKS,
     screenshots: Path | None = None,
     site: bool = True,
+    cache: Path | None = CACHE,
 ) -> Report:
     """Build the decks of ``notebooks`` (default: all) and the site into ``out``; check them.
 
     Without ``out`` the build goes to a temporary folder that is removed afterwards, so that
-    several checks can run at once.
+    several checks can run at once. A deck or page that passed unchanged, as recorded in
+    ``cache`` (``None``: no cache; never with ``screenshots``), is not opened again.
     """
     if out is None:
         BUILD.mkdir(exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="check-", dir=BUILD) as scratch:
-            return check(notebooks, size, Path(scratch), folder, screenshots, site)
+            return check(notebooks, size, Path(scratch), folder, screenshots, site, cache)
     start = time.perf_counter()
     if screenshots is not None:
         screenshots.mkdir(parents=True, exist_ok=True)
@@ -223,25 +331,47 @@ def check(
         "totalTimeoutMs": TOTAL_TIMEOUT_SECONDS * 1000,
         "screenshotDir": str(screenshots.resolve()) if screenshots else None,
     }
-    # The browser starts while the first deck is built, and checks each page as soon as it is written.
+    results = ResultCache(cache, fingerprint(size, folder)) if cache and screenshots is None else None
+    kept: dict[str, dict] = {}  # page -> its result from the cache
+
+    # The browser starts with the first page that is not in the cache, and checks each page as
+    # soon as it is written, while the next is built.
     with BrowserRun(job, timeout=TOTAL_TIMEOUT_SECONDS + 30) as run:
-        build_slides.build(out / "slides", folder, only=notebooks,
-                           on_page=lambda deck: run.send(deck, "deck"))
+        def send(path: Path, kind: str) -> None:
+            found = results.get(path, kind) if results else None
+            if found is None:
+                run.send(path, kind)
+            else:
+                kept[str(path)] = found
+
+        build_slides.build(out / "slides", folder, only=notebooks, on_page=lambda deck: send(deck, "deck"))
         asked = [path.resolve() for path in (notebooks or navigation.course_notebooks(folder))]
         decks = [out / "slides" / (path.stem + build_slides.SUFFIX) for path in asked]
         pages = []
         if site:
-            site_index = build_site.build(out / "site", folder, on_page=lambda page: run.send(page, "page"))
+            site_index = build_site.build(out / "site", folder, on_page=lambda page: send(page, "page"))
             others = sorted(page for page in (out / "site").glob("*.html") if page != site_index)
             pages = [site_index, *others]
             for page in pages:  # the index and the teacher's guide; the notebooks' pages are sent
-                run.send(page, "page")
+                if str(page) not in kept:
+                    send(page, "page")
         built = time.perf_counter()
         result = run.finish()
-    report = Report(size=size, browser=result["browser"], process_group=run.process.pid,
-                    build_seconds=built - start)
+    versions = [found["browser"] for found in kept.values()]
+    report = Report(size=size, browser=result["browser"] or (versions[0] if versions else ""),
+                    process_group=run.process.pid if run.process else 0, build_seconds=built - start)
+
+    def found_for(path: Path, kind: str) -> dict:
+        if str(path) in kept:
+            report.cached.append(path.name)
+            return kept[str(path)]
+        found = result["decks" if kind == "deck" else "pages"][str(path)]
+        if results:
+            results.put(path, kind, found, result["browser"])
+        return found
+
     for deck in decks:
-        found = result["decks"][str(deck)]
+        found = found_for(deck, "deck")
         name = deck.name.removesuffix(build_slides.SUFFIX)
         report.slides[name] = len(found["slides"])
         report.clipped[name] = sum(slide["clipped"] for slide in found["slides"])
@@ -253,12 +383,14 @@ def check(
                 where = f"slide {problem['h']}/{problem['v']} \"{problem['label']}\""
             report.problems.append(f"{name} {where}: {problem['kind']}: {problem['detail']}")
     for page in pages:
-        found = result["pages"][str(page)]
+        found = found_for(page, "page")
         report.pages.append(page.name)
         if found.get("explorers"):
             report.explorers[page.name] = found["explorers"]
         for problem in found["problems"]:
             report.problems.append(f"site/{page.name}: {problem['kind']}: {problem['detail']}")
+    if results:
+        results.save()
     report.seconds = time.perf_counter() - start
     return report
 
@@ -273,9 +405,12 @@ def main(argv: list[str] | None = None) -> int:
                         "(default: a temporary folder in _build/, removed afterwards)")
     parser.add_argument("--screenshots", type=Path, help="save a PNG of every slide and site page here")
     parser.add_argument("--no-site", action="store_true", help="check the decks only")
+    parser.add_argument("--no-cache", action="store_true", help="open every deck and page, even "
+                        f"those that passed unchanged ({CACHE.relative_to(ROOT)})")
     args = parser.parse_args(argv)
     report = check(args.notebooks or None, args.size, args.out,
-                   screenshots=args.screenshots, site=not args.no_site)
+                   screenshots=args.screenshots, site=not args.no_site,
+                   cache=None if args.no_cache else CACHE)
     for problem in report.problems:
         print(problem)
     print(report.summary())

@@ -120,6 +120,10 @@ def execute(path: Path) -> nbformat.NotebookNode:
         kernel_name="python3",
         resources={"metadata": {"path": str(path.parent)}},
         record_timing=False,
+        # Every output has arrived once the last cell reports idle, so the kernel is stopped at
+        # once: ipykernel 7.4 sometimes stalls a polite shutdown for 2.5 s (its control thread
+        # waits on an output thread that has already stopped, until jupyter_client sends SIGTERM).
+        shutdown_kernel="immediate",
     )
     client.execute()
     merge_streams(notebook)

@@ -94,6 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     client = NotebookClient(
         run, timeout=CELL_TIMEOUT_SECONDS, kernel_name="python3", record_timing=False,
         resources={"metadata": {"path": str(path.parent)}},
+        shutdown_kernel="immediate",  # as tools/run_notebooks.py, and for the same reason
     )
     start = time.perf_counter()
     try:

@@ -165,7 +165,7 @@ function inspectDeck(linkedSheets) {
   }
   showAll.remove();
   // Pass 2: reveal.js visits every slide, for what is drawn around the slides: the slide number.
-  // The slides are not drawn meanwhile (measured above). On every step reveal.js searches the
+  // The slides, their backgrounds and the controls are not drawn meanwhile (measured above). On every step reveal.js searches the
   // whole deck, and most of a deck is the markup MathJax, Pygments and Vega generate inside a
   // formula, a code cell or an explorer: that inner markup is set aside meanwhile (the formula,
   // code and explorer elements themselves stay). It holds no style sheet, and a style can only
@@ -209,8 +209,11 @@ function inspectDeck(linkedSheets) {
     inner.append(...el.childNodes);
     return [el, inner];
   });
+  // Nothing but the number is drawn meanwhile: hiding an element changes no selector's match,
+  // so the number's text and its own display are what they would be (reveal.js reads the
+  // viewport's size on every step, which lays out whatever is shown).
   const hideSlides = document.createElement("style");
-  hideSlides.textContent = ".reveal .slides { display: none !important; }";
+  hideSlides.textContent = ".reveal > :not(.slide-number), body > :not(.reveal) { display: none !important; }";
   document.head.append(hideSlides);
   for (const where of slides) {
     Reveal.slide(where.h, where.v);
