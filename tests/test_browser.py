@@ -7,6 +7,7 @@ something), keeps only what passed, and leaves no browser process behind.
 """
 
 import importlib
+import os
 import sys
 from pathlib import Path
 
@@ -33,3 +34,20 @@ def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_pat
     if len(report.problems) > 80:
         shown.append(f"... and {len(report.problems) - 80} more")
     assert report.ok, "\n".join(shown + [report.summary()])
+
+
+# Two quick tests after the long one: pytest-xdist hands a worker its next file once two of its
+# tests are left, so with three tests here the worker that runs the browser check takes no other
+# file until the check is done (tests/conftest.py).
+def test_index_summaries_show_subscripts_not_raw_text(tmp_path):
+    build_site = importlib.import_module("build_site")
+    assert build_site.summary_html("a rotation T_k and W_q W_kᵀ, ω_i; sinusoidal_pe") == (
+        "a rotation T<sub>k</sub> and W<sub>q</sub> W<sub>k</sub>ᵀ, ω<sub>i</sub>; sinusoidal_pe")
+    assert build_site.summary_html("$x_i$ <b>") == "$x_i$ &lt;b&gt;"
+
+
+def test_sizes_parse():
+    assert check_slides.parse_size("1024x768") == (1024, 768)
+    with pytest.raises(Exception, match="WIDTHxHEIGHT"):
+        check_slides.parse_size("big")
+    assert os.fspath(check_slides.SCRIPT).endswith("tools/npm_packages/check_browser.mjs")

@@ -6,12 +6,10 @@ leave no browser process behind. tests/test_browser.py runs the check over the c
 """
 
 import importlib
-import os
 import sys
 from pathlib import Path
 
 import nbformat
-import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from pe_utils import explorers
@@ -219,6 +217,12 @@ def test_the_cache_keeps_the_newest_entries(tmp_path, monkeypatch):
 
 
 def test_the_fingerprint_changes_with_what_a_result_depends_on(tmp_path, monkeypatch):
+    tools, npm = ROOT / "tools", ROOT / "tools" / "npm_packages"
+    read = {tools / "check_slides.py", tools / "build_site.py", tools / "build_slides.py",
+            tools / "explorers_web.py", tools / "browser.py", npm / "check_browser.mjs",
+            npm / "explorers_check.mjs", npm / "chromium.mjs", npm / "package-lock.json",
+            npm / "node_modules" / ".package-lock.json", ROOT / "requirements.txt"}
+    assert read <= set(check_slides.CHECKER_FILES), read - set(check_slides.CHECKER_FILES)
     checker = tmp_path / "check_browser.mjs"
     checker.write_text("// version 1")
     monkeypatch.setattr(check_slides, "CHECKER_FILES", [checker, tmp_path / "not installed yet"])
@@ -289,17 +293,6 @@ def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_scree
     shots = check_slides.check(good, (1024, 768), tmp_path / "c", course, tmp_path / "shots",
                                site=False, cache=cache)
     assert shots.cached == [] and len(sent) == 2 and len(asked) == 2  # reopened; no cache read
-
-
-def test_index_summaries_show_subscripts_not_raw_text(tmp_path):
-    build_site = importlib.import_module("build_site")
-    assert build_site.summary_html("a rotation T_k and W_q W_kᵀ, ω_i; sinusoidal_pe") == (
-        "a rotation T<sub>k</sub> and W<sub>q</sub> W<sub>k</sub>ᵀ, ω<sub>i</sub>; sinusoidal_pe")
-    assert build_site.summary_html("$x_i$ <b>") == "$x_i$ &lt;b&gt;"
-
-
-def test_sizes_parse():
-    assert check_slides.parse_size("1024x768") == (1024, 768)
-    with pytest.raises(Exception, match="WIDTHxHEIGHT"):
-        check_slides.parse_size("big")
-    assert os.fspath(check_slides.SCRIPT).endswith("tools/npm_packages/check_browser.mjs")
+    monkeypatch.setattr(check_slides, "fingerprint", lambda size, folder: "another checker")
+    changed = check_slides.check(good, (1024, 768), tmp_path / "d", course, site=False, cache=cache)
+    assert changed.cached == [] and len(sent) == 3  # a new fingerprint: opened again

