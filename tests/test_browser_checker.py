@@ -255,7 +255,8 @@ def test_the_fingerprint_changes_with_what_a_result_depends_on(tmp_path, monkeyp
     assert len({first, *changed}) == 1 + len(changed), "each change must change the fingerprint"
 
 
-def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_screenshots(tmp_path, monkeypatch):
+def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_screenshots(tmp_path, monkeypatch,
+                                                                                      capsys):
     # check()'s own wiring, with a stand-in for the browser that passes every deck it is sent.
     course = tiny_course(tmp_path / "notebooks")
     sent = []
@@ -296,3 +297,11 @@ def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_scree
     monkeypatch.setattr(check_slides, "fingerprint", lambda size, folder: "another checker")
     changed = check_slides.check(good, (1024, 768), tmp_path / "d", course, site=False, cache=cache)
     assert changed.cached == [] and len(sent) == 3  # a new fingerprint: opened again
+
+    def full_disk(self):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(check_slides.ResultCache, "save", full_disk)
+    unsaved = check_slides.check(good, (1024, 768), tmp_path / "e", course, site=False, cache=cache)
+    assert unsaved.ok and unsaved.cached == ["01_good.slides.html"]  # the check stands; only keeping fails
+    assert "the results were not kept" in capsys.readouterr().err
