@@ -82,8 +82,8 @@ _LARGEST_LOG = math.log(np.finfo(np.float64).max)
 
 def _check_grid(
     count: int, shift: float, base: float, *, names: tuple[str, str, str], zero_hint: str
-) -> float:
-    """Check the grid ``ω_i = base^(−i/(count − shift))``, ``i = 0 … count − 1``; return its largest ``ω``.
+) -> None:
+    """Check the grid ``ω_i = base^(−i/(count − shift))``, ``i = 0 … count − 1``.
 
     Refuses a denominator within ``1e-9·count`` of zero (0/0 at ``i = 0``: NaN in the first pair,
     as diffusers returns) and a step that makes the largest frequency ``exp((count − 1)·step)``
@@ -108,7 +108,6 @@ def _check_grid(
             f"the frequencies {base_name}^(−i/({count_name} − {shift_name})) overflow float64 (the last "
             f"is exp({(count - 1) * step:.4g})); use a shift further from {count_name}"
         )
-    return math.exp(max(0.0, (count - 1) * step))
 
 
 def _check_angles(largest: float, description: str) -> None:

@@ -97,7 +97,7 @@ def rotated_pairs(d_model: int, proportion: float) -> int:
     """
     d_model = check_d_model(d_model)
     proportion = check_proportion(proportion)
-    return min(int(proportion * d_model // 2), d_model // 2)
+    return int(proportion * d_model // 2)  # check_proportion keeps p ≤ 1, so at most d // 2
 
 
 def p_rope_frequencies(d_model: int, proportion: float, *, base: float = 10000.0) -> np.ndarray:
