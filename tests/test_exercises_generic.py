@@ -234,6 +234,27 @@ def test_words_and_booleans_survive_any_answer(exercise, capfd):
 
 
 @_params(WORDS)
+def test_words_give_word_advice_to_any_answer(exercise, capfd):
+    for answer in ({"a": 1}, 1 + 2j, ValueError("x"), (letter for letter in "ab"), None, [1, 2], {"x"}):
+        message = judge(exercise, answer, capfd).message
+        for number_advice in ("give the number", "real number", "list(...)", "give a number", "an array"):
+            assert number_advice not in message, f"{answer!r}: {message}"
+        assert "between quotes" in message or "in quotes" in message, message
+
+
+@_params(SCALARS)
+def test_a_low_precision_answer_is_judged_by_the_value_it_holds(exercise, capfd):
+    expected = float(exercise.expected)
+    for dtype in (np.float16, np.float32):
+        answer = dtype(expected)
+        holds = float(answer)
+        # Read as the decimal it prints as (what the learner sees), it passes only if the value
+        # it holds passes too: np.float16(0.1) is not an exact 0.1.
+        if judge(exercise, answer, capfd):
+            assert judge(exercise, holds, capfd), f"{answer!r} passes, but the float it holds, {holds!r}, not"
+
+
+@_params(WORDS)
 def test_words_ignore_case_and_spaces(exercise, capfd):
     word = exercise.expected
     for variant in (word.upper(), f"  {word.title()}  ", f" {word}\n"):
@@ -420,6 +441,10 @@ def test_rounded_as_asked_passes_and_one_unit_off_does_not(exercise, capfd):
         result = judge(exercise, off.tolist(), capfd)
         assert not result, f"{off} accepted: the tolerance is looser than {exercise.answer_form}"
         assert exercise.answer_form in result.message or "Not quite" in result.message, result.message
+        # The rule is half a unit: a checker loosened to 0.95 of a unit must fail here too.
+        off = expected + sign * 0.6 * unit_asked(exercise)
+        assert not judge(exercise, off.tolist(), capfd), (
+            f"{off}, 0.6 of a unit off, accepted: the tolerance is looser than {exercise.answer_form}")
 
 
 @_params(ROUNDED)

@@ -79,7 +79,8 @@ def test_the_main_line_prose_stays_within_budget(notebooks, budget):
 
 
 def teacher_note(text):
-    cell = new_markdown_cell(f'<details class="teacher-note">\n<summary>Note</summary>\n\n{text}\n\n</details>')
+    cell = new_markdown_cell(
+        f'<details class="teacher-note">\n<summary>Note</summary>\n\n{text}\n\n</details>')
     cell.metadata["slideshow"] = {"slide_type": "notes"}
     return cell
 
@@ -103,7 +104,8 @@ def test_the_main_line_ends_at_going_deeper():
 
 
 def test_predict_prompts_and_checkpoints_are_counted():
-    predict = new_markdown_cell('Guess?\n\n<details class="predict">\n<summary>Answer</summary>\n\nNo.\n\n</details>')
+    predict = new_markdown_cell(
+        'Guess?\n\n<details class="predict">\n<summary>Answer</summary>\n\nNo.\n\n</details>')
     note = teacher_note('<details class="predict">')
     cells = [predict, note, ran("nb01.x.check(answer)"), new_markdown_cell("## Check yourself"),
              ran("nb01.y.check(answer)")]

@@ -173,7 +173,8 @@ def _read(answer: Any, target: Target, budget: int) -> Any:
             return answer
         if isinstance(answer, bool | np.bool_ | int | float | np.number):
             return Refusal(f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")
-        return Refusal(*describe(answer))
+        # What the answer is, with word advice (not the number advice of ``describe``).
+        return Refusal(describe(answer)[0], "write the word itself between quotes, e.g. 'word'")
     if isinstance(target, bool):
         if isinstance(answer, bool | np.bool_):
             return bool(answer)
@@ -445,6 +446,31 @@ def _difference(answer: Any, read: Any, target: Target, rules: _Rules, subject: 
     )
 
 
+def _stored_value(answer: Any) -> np.ndarray | None:
+    """The value a float16/float32 answer really holds (``None`` for any other answer).
+
+    The reader takes such an entry as the decimal it prints as, so that the digits rule sees
+    what the learner sees; a pass must also hold for the value itself (``np.float16(0.1)`` is
+    0.0999755859375, which an exact 0.1 is not)."""
+    if isinstance(answer, np.generic | np.ndarray) and answer.dtype.kind == "f" and answer.dtype.itemsize < 8:
+        return np.asarray(answer, dtype=np.float64)
+    return None
+
+
+def _precision_message(answer: Any, stored: np.ndarray, rules: _Rules) -> str:
+    dtype = answer.dtype
+    digits = int(np.finfo(dtype).precision)
+    held = _as_given(float(stored.flat[0])) if stored.size else ""
+    asked = (f"the value {answer_form(stored, rules)}" if rules.decimals is not None
+             or rules.significant is not None else "the exact value")
+    first = " (first entry)" if stored.ndim else ""
+    return (
+        f"Close, but np.{dtype} keeps only about {digits} significant digits: it holds "
+        f"{held}{first}, not {asked} the question asks for. Compute in float64 (a plain Python "
+        "float, or np.float64) and give that."
+    )
+
+
 def _unprefixed(message: str) -> str:
     """``message`` without a leading "Not quite: " (for a sentence that already says it)."""
     if message.startswith("Not quite: "):
@@ -603,6 +629,10 @@ class Exercise:
 
         read = read_as(target)
         if _matches(read, target, rules) or _rounded_as_asked(read, target, rules):
+            stored = _stored_value(answer)
+            if stored is not None and not (_matches(stored, target, rules)
+                                           or _rounded_as_asked(stored, target, rules)):
+                return CheckResult(False, _precision_message(answer, stored, rules))
             return CheckResult(True, CORRECT)
         for wrong, explanation in mistakes:
             if _matches(read_as(wrong), wrong, rules) or _rounded_as_asked(read_as(wrong), wrong, rules):
