@@ -282,8 +282,12 @@ def rope_frequencies(
       ``i(r) = d·ln(L/(2π r)) / (2 ln base)``, the pair that turns ``r`` times in
       ``L`` positions, ``low = ⌊i(beta_fast)⌋`` and ``high = ⌈i(beta_slow)⌉``
       (no rounding if ``truncate`` is False), clamped to ``[0, d−1]`` (the
-      implementations clamp ``low`` from below only: they differ when
-      ``i(beta_fast) > d − 1``, where their ramp runs backwards), and the ramp
+      implementations clamp ``low`` from below only. They differ when
+      ``i(beta_fast) > d − 1``, that is when every pair turns more than ``beta_fast``
+      times in ``L``, which needs a tiny ``d`` or base: there their ramp runs backwards
+      and Hugging Face divides every pair by ``s``, while this function, by choice,
+      keeps every pair, as YaRN intends for fast pairs; checked against transformers
+      5.24.0 in ``tests/libraries``), and the ramp
       ``γ_i = clip((i − low)/(high − low), 0, 1)``:
       ``ω'_i = γ_i·ω_i/s + (1 − γ_i)·ω_i``. Pairs ``i ≤ low`` keep ``ω_i``;
       pairs ``i ≥ high`` get ``ω_i/s``. This is the ramp of the implementations
