@@ -302,3 +302,93 @@ def plot_offset_profile(
     if labels is not None:
         ax.legend(fontsize="small")
     return ax
+
+
+def plot_course_picture(
+    n: int = 24,
+    d_model: int = 16,
+    *,
+    k: int = 3,
+    starts: Sequence[int] = (2, 13),
+    pair: int = 1,
+) -> Figure:
+    """The course's central picture: the table ``PE``, and one pair turning on its circle.
+
+    Left: the ``n × d`` table (as :func:`plot_table_heatmap` draws it) with rows ``p`` and
+    ``p + k`` outlined for each ``p`` in ``starts``, and the columns ``2i, 2i+1`` of pair
+    ``i = pair`` marked. Right: that pair as the point ``(cos pω_i, sin pω_i)`` (cos across,
+    sin up) for ``p = 0 … n−1``, with an arrow from ``p`` to ``p + k`` for each start. Every
+    arrow spans the same arc ``kω_i``, because ``PE(p + k) = T_k PE(p)`` with one rotation
+    ``T_k`` for every ``p``. Introduced in notebook 00.
+
+    Parameters
+    ----------
+    n : int
+        Number of positions ``p = 0 … n−1``.
+    d_model : int
+        Even dimension ``d`` of the table.
+    k : int
+        Positive offset drawn as the arrows.
+    starts : sequence of int
+        Positions ``p`` with ``0 ≤ p`` and ``p + k < n``; at least one.
+    pair : int
+        Pair index ``i``, ``0 ≤ i < d/2``.
+
+    Returns
+    -------
+    matplotlib.figure.Figure
+        Two axes: the heatmap (left) and the circle (right).
+    """
+    from matplotlib.patches import Rectangle
+
+    from ._checks import check_count, check_d_model, check_positive_count
+    from .encoding import frequencies, sinusoidal_pe
+
+    n = check_positive_count(n, "n")
+    d_model = check_d_model(d_model)
+    k = check_positive_count(k, "k")
+    pair = check_count(pair, "pair")
+    if pair >= d_model // 2:
+        raise ValueError(f"pair must be a pair index 0 … {d_model // 2 - 1}, got {pair}")
+    if isinstance(starts, str) or not isinstance(starts, Sequence) or not starts:
+        raise TypeError(f"starts must be a non-empty sequence of positions, got {starts!r}")
+    bad = [p for p in starts if not (_is_integer(p) and 0 <= p and p + k < n)]
+    if bad:
+        raise ValueError(f"starts must be positions p with 0 ≤ p and p + k < n = {n}, got {bad}")
+    starts = [int(p) for p in starts]
+
+    import matplotlib.pyplot as plt
+
+    table = sinusoidal_pe(n, d_model)
+    omega = float(frequencies(d_model)[pair])
+    fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.9), width_ratios=(1.15, 1.0))
+    plot_table_heatmap(table, left, title="the table PE: row p is PE(p)", colorbar=False)
+    for colour, width, style in (("w", 3.5, "-"), ("k", 1.6, (0, (3, 2)))):  # dashes on white
+        left.add_patch(Rectangle((2 * pair - 0.5, -0.5), 2, n, fill=False, ec=colour, lw=width,
+                                 ls=style, zorder=3))
+    for p in starts:
+        for row in (p, p + k):
+            left.add_patch(Rectangle((-0.5, row - 0.5), d_model, 1, fill=False, ec=COLORBLIND_HEX[3],
+                                     lw=1.8, zorder=4))
+        left.annotate(f"p = {p} → {p + k}", (d_model - 0.3, p + k / 2), xytext=(6, 0),
+                      textcoords="offset points", va="center", fontsize=10, annotation_clip=False)
+    left.set_xlabel(f"dimension (pair i = {pair}: dashed)")
+
+    circle = np.linspace(0.0, 2 * np.pi, 200)
+    right.plot(np.cos(circle), np.sin(circle), color="0.8", lw=1)
+    right.scatter(table[:, 2 * pair + 1], table[:, 2 * pair], s=14, color=COLORBLIND_HEX[0], zorder=3)
+    for p in starts:
+        for q in (p, p + k):
+            right.annotate(f"p={q}", (1.2 * np.cos(q * omega), 1.2 * np.sin(q * omega)),
+                           ha="center", va="center", fontsize=9)
+        right.annotate("", xy=(table[p + k, 2 * pair + 1], table[p + k, 2 * pair]),
+                       xytext=(table[p, 2 * pair + 1], table[p, 2 * pair]),
+                       arrowprops={"arrowstyle": "->", "color": COLORBLIND_HEX[3], "lw": 2,
+                                   "connectionstyle": f"arc3,rad={0.2 if k * omega < np.pi else -0.2}"})
+    right.set(xlim=(-1.4, 1.4), ylim=(-1.4, 1.4), aspect="equal")
+    right.set_xlabel(rf"$\cos(p\,\omega_{{{pair}}})$  (dimension {2 * pair + 1})")
+    right.set_ylabel(rf"$\sin(p\,\omega_{{{pair}}})$  (dimension {2 * pair})")
+    right.set_title(rf"pair {pair}: $p \to p + {k}$ turns by ${k}\,\omega_{{{pair}}}$ every time")
+    fig.suptitle(rf"$\mathrm{{PE}}(p + {k}) = T_{{{k}}}\,\mathrm{{PE}}(p)$: one rotation for every $p$",
+                 fontsize=13)
+    return fig

@@ -115,6 +115,51 @@ def test_waves_against_given_positions():
     np.testing.assert_array_equal(ax.get_lines()[1].get_ydata(), np.cos(p))
 
 
+def test_course_picture_draws_the_table_and_equal_arcs():
+    """Notebook 00's figure: the table on the left; on the right every arrow turns k·ω_i."""
+    fig = plotting.plot_course_picture(n=20, d_model=8, k=2, starts=(1, 9, 15), pair=1)
+    left, right = fig.axes
+    p = np.arange(20)[:, None]
+    omega = 10000.0 ** (-np.arange(0, 8, 2) / 8)  # ω_i = base^(−2i/d), written out
+    expected = np.empty((20, 8))
+    expected[:, 0::2], expected[:, 1::2] = np.sin(p * omega), np.cos(p * omega)
+    np.testing.assert_allclose(left.get_images()[0].get_array(), expected, atol=1e-12)
+    # one outline per row p and p + k, plus the two outlines (white, dashed) of pair 1's columns
+    rows = [patch.get_y() + 0.5 for patch in left.patches if patch.get_width() == 8]
+    assert sorted(rows) == [1, 3, 9, 11, 15, 17]
+    assert [patch.get_x() for patch in left.patches if patch.get_width() == 2] == [1.5, 1.5]
+    angles = p[:, 0] * omega[1]
+    points = right.collections[0].get_offsets()
+    np.testing.assert_allclose(points, np.column_stack([np.cos(angles), np.sin(angles)]), atol=1e-12)
+    arrows = [text for text in right.texts if text.arrow_patch is not None]
+    assert len(arrows) == 3
+    for arrow in arrows:
+        (x1, y1), (x0, y0) = arrow.xy, arrow.xyann
+        turn = np.mod(np.arctan2(y1, x1) - np.arctan2(y0, x0), 2 * np.pi)
+        assert turn == pytest.approx(2 * omega[1])  # the same arc k·ω_1 from every start
+    assert right.get_aspect() == 1.0
+    plt.close(fig)
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"starts": (30,)}, ValueError, "starts"),
+        ({"starts": (22,)}, ValueError, "starts"),  # 22 + k = 25 ≥ n = 24
+        ({"starts": (-1,)}, ValueError, "starts"),
+        ({"starts": ()}, TypeError, "starts"),
+        ({"starts": 3}, TypeError, "starts"),
+        ({"pair": 8}, ValueError, "pair"),
+        ({"k": 0}, ValueError, "k"),
+        ({"d_model": 7}, ValueError, "d_model"),
+        ({"n": 2.5}, TypeError, "n"),
+    ],
+)
+def test_course_picture_rejects_bad_input(kwargs, error, match):
+    with pytest.raises(error, match=match):
+        plotting.plot_course_picture(**kwargs)
+
+
 def test_setup_notebook_seeds_and_sets_printing():
     rng = pu.setup_notebook(seed=7)
     assert rng.integers(1000) == np.random.default_rng(7).integers(1000)
