@@ -18,6 +18,15 @@ def f_by_hand(k, d_model, base):
     return sum(math.cos(k * base ** (-2 * i / d_model)) for i in range(d_model // 2))
 
 
+def pe_by_hand(p, d_model, base):
+    """PE(p) by an explicit loop: entry 2i = sin(p ω_i), entry 2i+1 = cos(p ω_i)."""
+    out = []
+    for i in range(d_model // 2):
+        angle = p * base ** (-2 * i / d_model)
+        out += [math.sin(angle), math.cos(angle)]
+    return np.array(out)
+
+
 def first_rise_by_hand(d_model, base):
     k = 1
     while f_by_hand(k, d_model, base) <= f_by_hand(k - 1, d_model, base):
@@ -27,54 +36,85 @@ def first_rise_by_hand(d_model, base):
 
 # The code that solution() prints, run with np and pe_utils in scope, passes check().
 test_printed_solution_is_accepted = printed_solution_test(
-    [nb05.squared_norm, nb05.squared_distance, nb05.first_rise]
+    [nb05.same_offset, nb05.offset_from_dot, nb05.squared_distance, nb05.first_rise]
 )
 
 
-# --- squared_norm ------------------------------------------------------------
+# --- same_offset (the checkpoint) ---------------------------------------------
 
 
-def test_squared_norm_accepts_d_over_2():
-    assert nb05.squared_norm.check(256)
-    assert nb05.squared_norm.check(256.0)
+def dot_by_hand(p, q, d_model, base=10000.0):
+    """PE(p)·PE(q) from two encodings built by hand, not from f."""
+    return float(pe_by_hand(p, d_model, base) @ pe_by_hand(q, d_model, base))
+
+
+def test_same_offset_accepts_the_dot_product_of_hand_encodings():
+    value = dot_by_hand(50, 43, 8)
+    assert nb05.same_offset.check(value)
+    assert nb05.same_offset.check(round(value, 4))
+    # and it is the number section 1 prints for PE(3)·PE(10)
+    assert round(dot_by_hand(3, 10, 8), 6) == 3.516271
+    assert nb05.same_offset.check(3.516271)
 
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
-    [(512, "only d/2 pairs"), (16.0, "is its square"), (1, "not a unit vector")],
+    [
+        (-dot_by_hand(3, 10, 8), "cos(−x) = cos(x)"),
+        (f_by_hand(93, 8, 10000.0), "sum of the positions"),
+        (4, "dot product of an encoding with itself"),
+        (round(f_by_hand(50, 8, 10000.0), 4), "not the offset"),
+    ],
+    ids=["sign", "sum", "f0", "one-position"],
 )
-def test_squared_norm_explains_mistakes(answer, phrase):
-    result = nb05.squared_norm.check(answer)
+def test_same_offset_explains_mistakes(answer, phrase):
+    result = nb05.same_offset.check(answer)
     assert not result
     assert phrase in result.message
 
 
-def test_squared_norm_matches_an_actual_encoding():
-    # ‖PE(p)‖² for d = 512 at a few positions, from the formula by hand.
-    for p in (0, 7, 1234):
-        square = sum(
-            math.sin(p * 10000 ** (-2 * i / 512)) ** 2 + math.cos(p * 10000 ** (-2 * i / 512)) ** 2
-            for i in range(256)
-        )
-        assert nb05.squared_norm.check(square)
-
-
-def test_squared_norm_rejects_unknown_answer_without_crashing():
-    result = nb05.squared_norm.check("two hundred")
+def test_same_offset_wants_four_decimals():
+    result = nb05.same_offset.check(3.52)
     assert not result
-    assert "Expected a number" in result.message
+    assert "4 decimals" in result.message
+
+
+# --- offset_from_dot -----------------------------------------------------------
+
+
+def test_offset_from_dot_recovers_the_offset_of_hand_encodings():
+    # the dot product given in the question is that of two encodings 17 apart, at any start
+    for p in (0, 5, 900):
+        assert round(dot_by_hand(p, p + 17, 16), 4) == 5.0548
+    # and no other offset up to 40 comes within 0.1 of it
+    others = [k for k in range(1, 41) if abs(f_by_hand(k, 16, 10000.0) - 5.0548) < 0.1]
+    assert others == [17]
+    assert nb05.offset_from_dot.check(17)
+    assert "5.0548" in nb05.offset_from_dot.question
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [(-17, "cannot tell the order"), (16, "Off by one")],
+)
+def test_offset_from_dot_explains_mistakes(answer, phrase):
+    result = nb05.offset_from_dot.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+@pytest.mark.parametrize("answer", [None, "17", True, 17 + 0j, {17}])
+def test_offset_from_dot_refuses_malformed_answers_with_a_message(answer):
+    result = nb05.offset_from_dot.check(answer)
+    assert not result
+    assert "Expected a" in result.message
+
+
+def test_offset_from_dot_wants_a_whole_number():
+    assert not nb05.offset_from_dot.check(17.4)
 
 
 # --- squared_distance --------------------------------------------------------
-
-
-def pe_by_hand(p, d_model, base):
-    """PE(p) by an explicit loop: entry 2i = sin(p ω_i), entry 2i+1 = cos(p ω_i)."""
-    out = []
-    for i in range(d_model // 2):
-        angle = p * base ** (-2 * i / d_model)
-        out += [math.sin(angle), math.cos(angle)]
-    return np.array(out)
 
 
 def dist2_by_hand(k, d_model, base):
@@ -168,13 +208,6 @@ def test_first_rise_explains_value_instead_of_offset():
 def test_squared_distance_solution_defines_answer():
     # the printed solution ends with the line that hands the function to check()
     assert nb05.squared_distance._solution.rstrip().splitlines()[-1] == "answer = dist2"
-
-
-@pytest.mark.parametrize("answer", [None, "256", True, 256 + 0j, [256], {256}])
-def test_squared_norm_refuses_malformed_answers_with_a_message(answer):
-    result = nb05.squared_norm.check(answer)
-    assert not result
-    assert "Expected a" in result.message
 
 
 def test_first_rise_explains_the_answer_for_another_d():

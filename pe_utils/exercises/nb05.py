@@ -5,7 +5,7 @@
 
     from pe_utils.exercises import nb05
     answer = ...
-    nb05.squared_norm.check(answer)
+    nb05.same_offset.check(answer)
 """
 
 from __future__ import annotations
@@ -26,35 +26,90 @@ def _profile(k: float, d_model: int, base: float) -> float:
     return float(np.sum(np.cos(k * _omega(d_model, base))))
 
 
-# --- 1. f(0) ----------------------------------------------------------------
+# --- checkpoint: the same offset, another place -----------------------------
 
-SQUARED_NORM_D = 512
+SAME_OFFSET_D = 8
 
-squared_norm = Exercise(
+same_offset = Exercise(
     question=(
-        f"For d = {SQUARED_NORM_D}, what is f(0) = PE(p)·PE(p), the squared length of every "
-        "encoding? Give a whole number."
+        f"Section 1 printed PE(3)·PE(10) = 3.516271 for d = {SAME_OFFSET_D}. Use the identity, not a "
+        "table: what is PE(50)·PE(43)? Give it to 4 decimals."
     ),
-    expected=SQUARED_NORM_D / 2,
-    hint="At k = 0 every term cos(0·ω_i) equals 1. How many terms does the sum over pairs i have?",
+    expected=lambda: _profile(43 - 50, SAME_OFFSET_D, 10000.0),
+    decimals=4,
+    hint=(
+        "The dot product depends on q − p alone. What is q − p here, and how does cos treat a "
+        "negative angle?"
+    ),
     solution=(
-        f"d = {SQUARED_NORM_D}\n"
-        "answer = d / 2   # one term cos(0) = 1 per pair, d/2 pairs: sin² + cos² = 1 per pair"
+        "# q − p = 43 − 50 = −7, and f(−7) = f(7) because cosine is even:\n"
+        "# the same number as PE(3)·PE(10).\n"
+        "answer = 3.516271"
     ),
     mistakes=[
         (
-            float(SQUARED_NORM_D),
-            "That is d: there are d dimensions but only d/2 pairs, and each pair "
-            "contributes sin² + cos² = 1.",
+            lambda: -_profile(7, SAME_OFFSET_D, 10000.0),
+            "The offset is −7, but cos(−x) = cos(x): f(−7) = f(7), with the same sign as "
+            "PE(3)·PE(10).",
         ),
         (
-            float(np.sqrt(SQUARED_NORM_D / 2)),
-            "That is the length ‖PE(p)‖ = √(d/2); f(0) = PE(p)·PE(p) is its square.",
+            lambda: _profile(50 + 43, SAME_OFFSET_D, 10000.0),
+            "That is f(93), with the sum of the positions. The identity uses their difference, "
+            "q − p.",
         ),
         (
-            1.0,
-            "PE(p) is not a unit vector: each of its d/2 pairs is a point on the unit circle, "
-            "so the squares add up to d/2.",
+            float(SAME_OFFSET_D) / 2,
+            "That is f(0) = d/2, the dot product of an encoding with itself. Here the positions "
+            "are 7 apart.",
+        ),
+        (
+            lambda: _profile(50, SAME_OFFSET_D, 10000.0),
+            "That is f(50): one of the positions, not the offset between them (43 − 50 = −7).",
+        ),
+    ],
+)
+
+
+# --- 1. read the offset off the dot product ----------------------------------
+
+OFFSET_D = 16
+OFFSET_TRUE = 17
+OFFSET_MAX = 40
+OFFSET_DOT = round(_profile(OFFSET_TRUE, OFFSET_D, 10000.0), 4)   # 5.0548, as the question gives it
+
+
+def _offset_from_dot() -> int:
+    """The k in 1 … OFFSET_MAX whose f(k) is closest to the dot product given."""
+    gaps = [abs(_profile(k, OFFSET_D, 10000.0) - OFFSET_DOT) for k in range(1, OFFSET_MAX + 1)]
+    return 1 + int(np.argmin(gaps))
+
+
+offset_from_dot = Exercise(
+    question=(
+        f"Two positions p < q, at most {OFFSET_MAX} apart, of a table with d = {OFFSET_D} and "
+        f"base 10000 have PE(p)·PE(q) = {OFFSET_DOT}. What is q − p? Give a whole number."
+    ),
+    expected=_offset_from_dot,
+    hint=(
+        "PE(p)·PE(q) = f(q − p). Compute f(k) = Σ_i cos(k ω_i) for k = 1 … 40 "
+        "(pe_utils.similarity_profile) and find the k where it equals the number given."
+    ),
+    solution=(
+        f"k = np.arange(1, {OFFSET_MAX + 1})\n"
+        f"f = pe_utils.similarity_profile(k, {OFFSET_D})\n"
+        f"# p itself cannot be found: every start p gives the same f(q − p)\n"
+        f"answer = int(k[np.argmin(np.abs(f - {OFFSET_DOT}))])"
+    ),
+    mistakes=[
+        (
+            -OFFSET_TRUE,
+            "f(−k) = f(k), so the dot product cannot tell the order of the two positions; the "
+            "question says p < q, so q − p is positive.",
+        ),
+        (
+            OFFSET_TRUE - 1,
+            "Off by one: that is the index of the match in an array of f(1), f(2), …; the offset "
+            "is that index + 1.",
         ),
     ],
 )
@@ -231,4 +286,4 @@ first_rise = Exercise(
     ],
 )
 
-__all__ = ["first_rise", "squared_distance", "squared_norm"]
+__all__ = ["first_rise", "offset_from_dot", "same_offset", "squared_distance"]
