@@ -11,7 +11,7 @@ from exercise_contract import printed_solution_test
 import pe_utils as pu
 from pe_utils.exercises import nb06
 
-EXERCISES = [nb06.pe_norm, nb06.angle_after_scaling, nb06.changed_tokens]
+EXERCISES = [nb06.pe_norm, nb06.angle_after_scaling, nb06.changed_tokens, nb06.moved_encodings]
 
 test_printed_solution_is_accepted = printed_solution_test(EXERCISES)
 
@@ -81,8 +81,32 @@ def test_malformed_answers_get_a_message_not_an_error():
         for answer in (None, "35.3", True, 35.3 + 0j, [6], {6}, print):
             result = exercise.check(answer)
             assert not result and "Expected a" in result.message
+    for answer in (None, 6, True, ["encodings"], print):
+        result = nb06.moved_encodings.check(answer)
+        assert not result and "'encodings'" in result.message
 
 
 def test_changed_tokens_question_names_the_words_it_is_about():
     # the answer depends on the words: the question must say which (those of the test above)
     assert "'one two three four five six'" in nb06.changed_tokens.question
+
+
+def test_moved_encodings_reference_and_mistakes():
+    # Section 1's sentences and weights: which input reproduces the colleague's finding?
+    d = 8
+    W_q, W_k, W_v = pu.fixed_weights(d)
+    X_a = pu.token_embeddings("the developer deployed the agent".split(), d)
+    pe = pu.sinusoidal_pe(5, d)
+    P = np.eye(5)[[0, 4, 2, 3, 1]]
+    Y = pu.self_attention(X_a + pe, W_q, W_k, W_v)
+    everything_moved = pu.self_attention(P @ X_a + P @ pe, W_q, W_k, W_v)
+    encodings_stay = pu.self_attention(P @ X_a + pe, W_q, W_k, W_v)
+    assert np.allclose(everything_moved, P @ Y, atol=1e-12)  # the colleague's finding
+    assert not np.allclose(encodings_stay, P @ Y, atol=1e-3)  # sentence b, done right
+    # So what moved and should not have is P @ pe: the encodings.
+    assert nb06.moved_encodings.check("encodings")
+    assert nb06.moved_encodings.check(" Encodings. ")
+    assert "test itself" in nb06.moved_encodings.check("words").message
+    assert "no weight moved" in nb06.moved_encodings.check("weights").message
+    other = nb06.moved_encodings.check("positions")
+    assert not other and "'encodings'" in other.message

@@ -128,3 +128,38 @@ changed_tokens = Exercise(
         (4, "The four words that stayed change, and so do the two swapped ones."),
     ],
 )
+
+# --- 4. checkpoint of section 1: what moved that should have stayed -------------
+
+moved_encodings = Exercise(
+    question=(
+        "A colleague computes Y = attend(X_a + PE) and Y_swapped = attend(swap @ (X_a + PE)), finds "
+        "Y_swapped equal to swap @ Y, and concludes that adding PE changes nothing. What did they "
+        "move that should have stayed at its position: the 'words', the 'encodings' or the "
+        "'weights'? Answer with one of these three words."
+    ),
+    expected="encodings",
+    hint=(
+        "Expand swap @ (X_a + PE) into two terms. Which one belongs to the position, not to the "
+        "word? In sentence b, does it move?"
+    ),
+    solution=(
+        "answer = 'encodings'\n"
+        "# swap @ (X_a + PE) = swap @ X_a + swap @ PE: the encodings moved with the words, so the\n"
+        "# layer's equivariance applies and Y_swapped = swap @ Y. Sentence b's input is\n"
+        "# swap @ X_a + PE (PE(p) stays at p), and attend(swap @ X_a + PE) differs from swap @ Y."
+    ),
+    mistakes=[
+        (
+            "words",
+            "Moving two words is the test itself: sentence b is sentence a with two words exchanged. "
+            "What must stay at its position is PE(p), and swap @ (X_a + PE) moves it too.",
+        ),
+        (
+            "weights",
+            "attend uses the same W_q, W_k, W_v in both calls: no weight moved. Look at the input: "
+            "swap @ (X_a + PE) = swap @ X_a + swap @ PE.",
+        ),
+    ],
+    choices=("words", "encodings", "weights"),
+)
