@@ -12,7 +12,13 @@ from exercise_contract import printed_solution_test
 from pe_utils.exercises import nb02
 
 test_printed_solution_is_accepted = printed_solution_test(
-    [nb02.bits_for_1000_positions, nb02.hamming_15_16, nb02.period_of_bit_9, nb02.angle_from_pair]
+    [
+        nb02.bits_for_1000_positions,
+        nb02.hamming_15_16,
+        nb02.period_of_bit_9,
+        nb02.angle_from_pair,
+        nb02.position_on_circle,
+    ]
 )
 
 
@@ -176,3 +182,43 @@ def test_angle_from_pair_accepts_a_function_that_changes_its_inputs_afterwards()
     assert nb02.angle_from_pair.check(angle)
     # ... and the cases are intact afterwards: a wrong function is still caught.
     assert not nb02.angle_from_pair.check(lambda s, c: np.arcsin(s))
+
+
+# position_on_circle (the checkpoint: read a point off the circle) ------------------
+
+
+def test_position_on_circle_accepts_the_lower_left_point():
+    # By angles in degrees: both coordinates −√½ put the point at 225°, one step is 360°/16.
+    degrees = math.degrees(math.atan2(-math.sqrt(0.5), -math.sqrt(0.5))) % 360
+    assert degrees == pytest.approx(225)
+    position = round(degrees / (360 / 16))
+    assert position == 10
+    assert math.cos(position * 2 * math.pi / 16) == pytest.approx(-0.7071, abs=5e-5)
+    assert math.sin(position * 2 * math.pi / 16) == pytest.approx(-0.7071, abs=5e-5)
+    assert nb02.position_on_circle.check(position)
+    assert nb02.position_on_circle.check(10.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (14, "same sine"),
+        (6, "same cosine"),
+        (2, "opposite point"),
+        (-6, "add one turn"),
+        (5 * math.pi / 4, "radians"),
+        (3.927, "radians"),  # as rounded on screen
+        (225, "degrees"),
+    ],
+)
+def test_position_on_circle_explains_mistakes(answer, phrase):
+    result = nb02.position_on_circle.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_position_on_circle_refuses_neighbours_without_a_false_explanation():
+    for answer in (9, 11):
+        result = nb02.position_on_circle.check(answer)
+        assert not result
+        assert "hint()" in result.message

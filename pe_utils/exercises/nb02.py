@@ -13,7 +13,13 @@ import numpy as np
 
 from . import Exercise, FunctionExercise
 
-__all__ = ["angle_from_pair", "bits_for_1000_positions", "hamming_15_16", "period_of_bit_9"]
+__all__ = [
+    "angle_from_pair",
+    "bits_for_1000_positions",
+    "hamming_15_16",
+    "period_of_bit_9",
+    "position_on_circle",
+]
 
 bits_for_1000_positions = Exercise(
     "How many bits B are needed to give each of the positions 0 … 999 its own binary code? "
@@ -160,6 +166,68 @@ angle_from_pair = FunctionExercise(
             lambda s, c: np.arctan2(s, c) + 2 * np.pi,
             "Adding 2π to every angle also moves the positive ones out of [0, 2π). Add it only to "
             "the negative ones, or use np.mod(θ, 2 * np.pi).",
+        ),
+    ],
+)
+
+
+_CLOCK = 16  # the clock of section 4: omega = 2π/16, one step is 22.5°
+_SQRT_HALF = round(float(np.sqrt(0.5)), 4)  # 0.7071, as the question prints it
+
+
+def _position_on_circle_reference() -> int:
+    # Computed, not typed: the position whose (cos pω, sin pω) is nearest the point asked about.
+    omega = 2 * np.pi / _CLOCK
+    p = np.arange(_CLOCK)
+    points = np.stack([np.cos(p * omega), np.sin(p * omega)], axis=1)
+    return int(np.argmin(np.linalg.norm(points - [-_SQRT_HALF, -_SQRT_HALF], axis=1)))
+
+
+position_on_circle = Exercise(
+    "On the clock of period 16 (ω = 2π/16), which position p in 0 … 15 has "
+    f"(cos pω, sin pω) = (−{_SQRT_HALF}, −{_SQRT_HALF})? Read it off the circle of labelled "
+    "positions. Give a whole number.",
+    _position_on_circle_reference,
+    hint=(
+        "x = cos pω is the horizontal coordinate and y = sin pω the vertical one. Both are negative: "
+        "in which quarter of the circle is the point? Which labelled position sits in its middle?"
+    ),
+    solution=(
+        "answer = 10\n"
+        "# Both coordinates negative: the lower left, halfway between 8 (angle π) and 12 (3π/2).\n"
+        "# The angle is 5π/4 = 10 · 2π/16. In code: np.mod(np.arctan2(-0.7071, -0.7071), 2 * np.pi)\n"
+        "# / (2 * np.pi / 16) ≈ 10. Neither number alone tells: 14 shares the sine, 6 the cosine."
+    ),
+    mistakes=[
+        (
+            14,
+            "Position 14 has the same sine, −0.7071, but its cosine is +0.7071: it lies on the right. "
+            "Here both numbers are negative, so the point is on the lower left.",
+        ),
+        (
+            6,
+            "Position 6 has the same cosine, −0.7071, but its sine is +0.7071: it lies at the top. "
+            "Here both numbers are negative, so the point is on the lower left.",
+        ),
+        (
+            2,
+            "Position 2 is (+0.7071, +0.7071), the opposite point: the ratio sin/cos is the same, the "
+            "signs are not. Both numbers are negative here: the lower left.",
+        ),
+        (
+            -6,
+            "−6 is np.arctan2's angle −3π/4 divided by ω: arctan2 answers in (−π, π]. Positions run "
+            "0 … 15, so add one turn of 16 positions.",
+        ),
+        (
+            5 * np.pi / 4,
+            "5π/4 ≈ 3.927 is the angle in radians. The position is the angle divided by one step, "
+            "ω = 2π/16.",
+        ),
+        (
+            225,
+            "225 is the angle in degrees. The position is the angle divided by one step, "
+            "360°/16 = 22.5°.",
         ),
     ],
 )
