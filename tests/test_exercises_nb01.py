@@ -3,6 +3,8 @@
 Reference answers are computed here independently of the exercises' own ``expected``.
 """
 
+import itertools
+
 import numpy as np
 import pytest
 from exercise_contract import printed_solution_test
@@ -25,6 +27,7 @@ def _attention_loop(X, W_q, W_k, W_v):
 test_printed_solution_is_accepted = printed_solution_test(
     [
         nb01.reverse_order,
+        nb01.outputs_follow_words,
         nb01.compose_orders,
         nb01.pooled_output,
         nb01.sum_over_tokens,
@@ -58,6 +61,63 @@ def test_reverse_order_rejects_other_permutation():
     result = nb01.reverse_order.check([4, 3, 2, 0, 1])
     assert not result
     assert "some values" in result.message
+
+
+# outputs_follow_words ------------------------------------------------------------
+
+SENTENCE_A = "the developer deployed the agent".split()
+SENTENCE_C = "the agent the developer deployed".split()
+
+
+def _sentence_outputs_by_loop():
+    W_q, W_k, W_v = fixed_weights(8)
+    Y_a = _attention_loop(token_embeddings(SENTENCE_A, 8), W_q, W_k, W_v)
+    Y_c = _attention_loop(token_embeddings(SENTENCE_C, 8), W_q, W_k, W_v)
+    return Y_a, Y_c
+
+
+def test_outputs_follow_words_accepts_every_row_that_matches():
+    # Every answer whose rows of Y_a equal Y_c row by row, found by a loop over all 5**5 lists.
+    Y_a, Y_c = _sentence_outputs_by_loop()
+    matching = [rows for rows in itertools.product(range(5), repeat=5)
+                if np.allclose(Y_a[list(rows)], Y_c, atol=1e-12)]
+    assert sorted(matching) == [(0, 4, 0, 1, 2), (0, 4, 3, 1, 2), (3, 4, 0, 1, 2), (3, 4, 3, 1, 2)]
+    for rows in matching:
+        assert nb01.outputs_follow_words.check(list(rows)), rows
+    assert nb01.outputs_follow_words.check(np.array([3.0, 4.0, 0.0, 1.0, 2.0]))
+
+
+def test_outputs_follow_words_is_where_each_word_went():
+    # The words of c, looked up in a: the two copies of "the" may point at either copy.
+    rows = [SENTENCE_A.index(word) for word in SENTENCE_C]
+    assert rows == [0, 4, 0, 1, 2]
+    assert nb01.outputs_follow_words.check(rows)
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        ([0, 1, 2, 3, 4], "moves with its word"),
+        ([3, 1, 2, 0, 4], "moves with its word"),  # the identity with the other "the"
+        ([2, 3, 4, 0, 1], "reverse question"),  # argsort([3, 4, 0, 1, 2])
+        ([4, 5, 1, 2, 3], "numbered from 0"),
+        ([1, 5, 1, 2, 3], "numbered from 0"),
+    ],
+)
+def test_outputs_follow_words_explains_mistakes(answer, phrase):
+    result = nb01.outputs_follow_words.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [[3, 4, 0, 2, 1], [4, 3, 0, 1, 2], [3, 4, 0, 1], [3, 4, 0, 1, 2, 0], "3 4 0 1 2", [3.5, 4, 0, 1, 2],
+     [-1, 4, 0, 1, 2]],
+)
+def test_outputs_follow_words_refuses_other_answers(answer):
+    result = nb01.outputs_follow_words.check(answer)
+    assert not result and result.message
 
 
 # compose_orders -----------------------------------------------------------------

@@ -18,6 +18,7 @@ from ._answers import Refusal, read_real
 __all__ = [
     "causal_unchanged_positions",
     "compose_orders",
+    "outputs_follow_words",
     "pooled_output",
     "reverse_order",
     "sum_over_tokens",
@@ -102,6 +103,101 @@ compose_orders = FunctionExercise(
             lambda a, b: permutation_matrix(a) @ permutation_matrix(b),
             "That is the matrix P_a P_b itself. The question asks for its order array c: "
             "one index per row, the column where that row has its 1.",
+        ),
+    ],
+)
+
+_SENTENCE_A = ["the", "developer", "deployed", "the", "agent"]
+#: Sentence c, "the agent the developer deployed": the words of sentence a at places 3, 4, 0, 1, 2.
+_SENTENCE_C_ORDER = [3, 4, 0, 1, 2]
+
+
+def _sentence_outputs() -> tuple[np.ndarray, np.ndarray]:
+    """The attention outputs of sentences a and c, with the notebook's d = 8 and fixed weights."""
+    W_q, W_k, W_v = fixed_weights(8)
+    sentence_c = [_SENTENCE_A[r] for r in _SENTENCE_C_ORDER]
+    Y_a = self_attention(token_embeddings(_SENTENCE_A, 8), W_q, W_k, W_v)
+    Y_c = self_attention(token_embeddings(sentence_c, 8), W_q, W_k, W_v)
+    return Y_a, Y_c
+
+
+def _first_equal_row(Y_a: np.ndarray, s: int) -> int:
+    """The first row of Y_a equal to row s (rows 0 and 3, the two copies of "the", are equal)."""
+    return next(t for t in range(len(Y_a)) if np.allclose(Y_a[t], Y_a[s], rtol=0, atol=1e-12))
+
+
+def _canonical_rows(rows: list[int]) -> np.ndarray:
+    """Each row index replaced by the first row of Y_a with the same output."""
+    Y_a, _ = _sentence_outputs()
+    return np.array([_first_equal_row(Y_a, s) for s in rows], dtype=np.int64)
+
+
+def _outputs_follow_words_reference() -> np.ndarray:
+    # Computed, not typed: for each row r of Y_c, the first row of Y_a that equals it.
+    Y_a, Y_c = _sentence_outputs()
+    found = [next(s for s in range(len(Y_a)) if np.allclose(Y_c[r], Y_a[s], rtol=0, atol=1e-12))
+             for r in range(len(Y_c))]
+    return np.array(found, dtype=np.int64)
+
+
+class _RowsExercise(Exercise):
+    """An answer that is one row index of Y_a per row of Y_c.
+
+    Rows 0 and 3 of Y_a are equal (the two copies of "the"), so either index is right wherever
+    one of them is: an answer of whole numbers 0 … 4 is read with each index replaced by the
+    first row of Y_a that has the same output, then judged as usual.
+    """
+
+    def _check(self, answer: object) -> CheckResult:
+        read = read_real(answer, budget=10_000)
+        if (
+            isinstance(read, Refusal)
+            or read.shape != (len(_SENTENCE_A),)
+            or not np.all(np.isfinite(read))
+            or np.any(read != np.round(read))
+            or np.any((read < 0) | (read >= len(_SENTENCE_A)))
+        ):
+            return super()._check(answer)
+        canonical = _canonical_rows([int(s) for s in read])
+        if np.array_equal(canonical, read):
+            return super()._check(answer)
+        return super()._check(canonical)
+
+
+outputs_follow_words = _RowsExercise(
+    "Sentence c, 'the agent the developer deployed', has the words of sentence a, 'the developer "
+    "deployed the agent', in another order. Y_a and Y_c are their self-attention outputs (the same "
+    "weights). Without running anything: for each row r = 0 … 4 of Y_c, which row of Y_a is equal "
+    "to it? Give one row index per r, as whole numbers in a list.",
+    _outputs_follow_words_reference,
+    hint=(
+        "Each output row belongs to its word and moves with it. Which word stands at position r of "
+        "sentence c, and where does that word stand in sentence a? Rows are numbered from 0."
+    ),
+    solution=(
+        "answer = [3, 4, 0, 1, 2]   # the agent the developer deployed\n"
+        "# Row r of Y_c is the output of the word at place r of c, and that word's output in a.\n"
+        "# Rows 0 and 3 of Y_a (the two copies of 'the') are equal: [0, 4, 3, 1, 2] is right too.\n"
+        "# Check: Y_c equals Y_a[answer], row by row."
+    ),
+    mistakes=[
+        (
+            lambda: _canonical_rows([0, 1, 2, 3, 4]),
+            "Outputs do not stay at their places: each one moves with its word. Row r of Y_c is "
+            "the output of the word that stands at position r of sentence c.",
+        ),
+        (
+            lambda: _canonical_rows(list(np.argsort(_SENTENCE_C_ORDER))),
+            "That answers the reverse question: where each row of Y_a went in Y_c. The question "
+            "asks, for each row r of Y_c, which row of Y_a it equals.",
+        ),
+        (
+            np.array([4, 5, 1, 2, 3]),
+            "Rows are numbered from 0: the first word of sentence a is row 0, the last is row 4.",
+        ),
+        (
+            np.array([1, 5, 1, 2, 3]),
+            "Rows are numbered from 0: the first word of sentence a is row 0, the last is row 4.",
         ),
     ],
 )
