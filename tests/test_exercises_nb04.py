@@ -8,18 +8,18 @@ import math
 
 import numpy as np
 import pytest
+from exercise_contract import run_solution
 
 import pe_utils
 from pe_utils.exercises import nb04
 
-EXERCISES = [nb04.rotation_for_sin_cos, nb04.composed_offset, nb04.block_angle]
+EXERCISES = [nb04.rotation_for_sin_cos, nb04.shift_unknown_row, nb04.row_form_slip, nb04.block_angle]
 
 
 @pytest.mark.parametrize("exercise", EXERCISES)
 def test_printed_solution_code_is_accepted(exercise):
-    namespace = {"np": np}
-    exec(exercise._solution, namespace)
-    assert exercise.check(namespace["answer"])
+    # run in what the notebook's setup cell gives: np, pe_utils and its public names
+    assert exercise.check(run_solution(exercise))
 
 
 # --- rotation_for_sin_cos ----------------------------------------------------
@@ -84,33 +84,105 @@ def test_rotation_reports_a_crash():
     assert "RuntimeError" in result.message
 
 
-# --- composed_offset -------------------------------------------------------------
+# --- shift_unknown_row (checkpoint) ----------------------------------------------
 
 
-def test_composed_offset_accepts_reference():
-    # rotating by 3ω then by −5ω rotates by −2ω
-    assert nb04.composed_offset.check(-2)
-    assert nb04.composed_offset.check(-2.0)
+def turn_by_hand(row, angles):
+    # per pair: sin(α+θ) = cos θ sin α + sin θ cos α ; cos(α+θ) = −sin θ sin α + cos θ cos α
+    out = []
+    for (s, c), theta in zip(np.reshape(row, (-1, 2)), angles, strict=True):
+        out += [math.cos(theta) * s + math.sin(theta) * c, -math.sin(theta) * s + math.cos(theta) * c]
+    return np.array(out)
 
 
-def test_composed_offset_is_what_the_matrices_say():
-    d = 8
-    product = pe_utils.shift_matrix(3, d) @ pe_utils.shift_matrix(-5, d)
-    np.testing.assert_allclose(product, pe_utils.shift_matrix(-2, d), atol=1e-14)
+OMEGA_D4 = [1.0, 10000 ** (-2 / 4)]  # ω_0, ω_1 for d = 4
+
+
+def test_unknown_row_is_an_encoding_row_of_d_4():
+    s0, c0, s1, c1 = nb04.unknown_row
+    assert math.isclose(s0**2 + c0**2, 1, rel_tol=1e-12) and math.isclose(s1**2 + c1**2, 1, rel_tol=1e-12)
+    # pair 1 turns 0.01 rad per position: its angle, mod 2π, times 100 is an angle of pair 0
+    p = math.atan2(s1, c1) % (2 * math.pi) / OMEGA_D4[1]
+    assert math.isclose(math.sin(p), s0, abs_tol=1e-9) and math.isclose(math.cos(p), c0, abs_tol=1e-9)
+
+
+def test_unknown_row_cannot_be_changed_in_place():
+    with pytest.raises(ValueError):
+        nb04.unknown_row[0] = 0.0
+
+
+def test_shift_unknown_row_accepts_reference_and_the_shifted_encoding():
+    answer = turn_by_hand(nb04.unknown_row, [3 * w for w in OMEGA_D4])
+    assert nb04.shift_unknown_row.check(answer)
+    assert nb04.shift_unknown_row.check(answer.round(4))
+    assert nb04.shift_unknown_row.check(list(answer))
+    # the same as evaluating the formula at p + 3, with p recovered from pair 1
+    p = math.atan2(nb04.unknown_row[2], nb04.unknown_row[3]) % (2 * math.pi) / OMEGA_D4[1]
+    assert nb04.shift_unknown_row.check(pe_utils.encode_positions(np.array([p + 3]), 4)[0])
+    assert nb04.shift_unknown_row.check(pe_utils.shift_matrix(3, 4) @ nb04.unknown_row)
 
 
 @pytest.mark.parametrize(
-    ("answer", "phrase"),
-    [(8, "You subtracted"), (-8, "b − a"), (-15, "do not multiply"), (2, "Mind the sign")],
+    ("angles", "phrase"),
+    [
+        ([-3 * w for w in OMEGA_D4], "PE(p − 3)"),
+        ([3.0, 3.0], "Both pairs turned by 3 radians"),
+        ([3.0, 3 * 10000 ** (-1 / 4)], "exponent is −2i/d"),
+        ([0.0, 0.0], "PE(p) itself"),
+    ],
 )
-def test_composed_offset_explains_mistakes(answer, phrase):
-    result = nb04.composed_offset.check(answer)
+def test_shift_unknown_row_explains_mistakes(angles, phrase):
+    result = nb04.shift_unknown_row.check(turn_by_hand(nb04.unknown_row, angles))
     assert not result
     assert phrase in result.message
 
 
-def test_composed_offset_generic_wrong_answer():
-    result = nb04.composed_offset.check(5)
+def test_shift_unknown_row_row_times_matrix_is_the_backward_shift():
+    result = nb04.shift_unknown_row.check(nb04.unknown_row @ pe_utils.shift_matrix(3, 4))
+    assert not result
+    assert "x @ T_k" in result.message
+
+
+def test_shift_unknown_row_wrong_shape_and_close():
+    answer = turn_by_hand(nb04.unknown_row, [3 * w for w in OMEGA_D4])
+    assert "shape" in nb04.shift_unknown_row.check(answer[:2]).message
+    assert not nb04.shift_unknown_row.check(answer.round(2))
+
+
+# --- row_form_slip ----------------------------------------------------------------
+
+
+def test_row_form_slip_is_what_the_table_says():
+    n, d, k = 40, 8, 5
+    table = pe_utils.sinusoidal_pe(n, d)
+    shifted = table[: n - k] @ pe_utils.shift_matrix(k, d)
+    # row p of shifted, against the formula evaluated at p − 5 (by hand, no pe_utils)
+    p = np.arange(n - k)[:, None]
+    omega = 10000.0 ** (-2 * np.arange(d // 2) / d)
+    by_hand = np.empty((n - k, d))
+    by_hand[:, 0::2], by_hand[:, 1::2] = np.sin((p - k) * omega), np.cos((p - k) * omega)
+    np.testing.assert_allclose(shifted, by_hand, atol=1e-12)
+    assert nb04.row_form_slip.check(-5)
+    assert nb04.row_form_slip.check(-5.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (5, "what the colleague wanted"),
+        (0, "not the identity"),
+        (-10, "j counts from p"),
+        (10, "j is negative"),
+    ],
+)
+def test_row_form_slip_explains_mistakes(answer, phrase):
+    result = nb04.row_form_slip.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_row_form_slip_generic_wrong_answer():
+    result = nb04.row_form_slip.check(3)
     assert not result
     assert "hint()" in result.message
 

@@ -101,41 +101,116 @@ rotation_for_sin_cos = FunctionExercise(
 )
 
 
-# --- 2. composing two shifts ---------------------------------------------------
+# --- checkpoint: shift a row whose position is not given ----------------------
 
-COMPOSE_A, COMPOSE_B = 3, -5
+UNKNOWN_D, UNKNOWN_K = 4, 3
+_UNKNOWN_P = 217  # not shown to the learner: T_k does not need it
 
-composed_offset = Exercise(
+
+def _pe_row(p: float, d: int = UNKNOWN_D) -> np.ndarray:
+    """PE(p) for one position, interleaved (sin, cos) pairs, base 10000."""
+    omega = BASE ** (-2.0 * np.arange(d // 2) / d)
+    row = np.empty(d)
+    row[0::2], row[1::2] = np.sin(p * omega), np.cos(p * omega)
+    return row
+
+
+def _turn_pairs(row: np.ndarray, angles: np.ndarray) -> np.ndarray:
+    """Turn each (sin, cos) pair of ``row`` by its angle with R(θ) = [[cos θ, sin θ], [−sin θ, cos θ]]."""
+    s, c = row[0::2], row[1::2]
+    turned = np.empty_like(row)
+    turned[0::2] = np.cos(angles) * s + np.sin(angles) * c
+    turned[1::2] = -np.sin(angles) * s + np.cos(angles) * c
+    return turned
+
+
+#: PE(p) for d = 4 at a position p the exercise does not give (read-only).
+unknown_row = _pe_row(_UNKNOWN_P)
+unknown_row.flags.writeable = False
+
+_OMEGA_4 = BASE ** (-2.0 * np.arange(UNKNOWN_D // 2) / UNKNOWN_D)  # [1, 0.01]
+
+shift_unknown_row = Exercise(
     question=(
-        f"T_a T_b equals T_k for a single offset k. For a = {COMPOSE_A} and b = {COMPOSE_B}, "
-        "what is k? Give an integer."
+        f"nb04.unknown_row is PE(p) for d = {UNKNOWN_D} (base {BASE:g}), at a position p that is not "
+        f"given. Give PE(p + {UNKNOWN_K}) as an array of {UNKNOWN_D} numbers, each to 4 decimals."
     ),
-    expected=COMPOSE_A + COMPOSE_B,
+    expected=lambda: _turn_pairs(unknown_row, UNKNOWN_K * _OMEGA_4),
     hint=(
-        "Block i of T_a T_b is R(a ω_i) R(b ω_i): rotating by a ω_i and then by b ω_i. "
-        "What single angle is that?"
+        "You do not need p: PE(p + k) = T_k PE(p), and T_k depends on k alone. "
+        "Turn pair i by k ω_i with ω_0 = 1 and ω_1 = 0.01 "
+        f"(pe_utils.shift_matrix(k, {UNKNOWN_D}) builds T_k)."
     ),
     solution=(
-        f"a, b = {COMPOSE_A}, {COMPOSE_B}\n"
-        "answer = a + b   # rotation angles add: R(aω) R(bω) = R((a + b)ω)\n"
-        "# check: shift_matrix(a, d) @ shift_matrix(b, d) ≈ shift_matrix(a + b, d)"
+        "from pe_utils.exercises import nb04\n"
+        "x = nb04.unknown_row  # PE(p), p unknown\n"
+        f"answer = shift_matrix({UNKNOWN_K}, {UNKNOWN_D}) @ x  # T_k needs only k\n"
+        "# or pair by pair: pe_utils.shift(x, 3)"
     ),
     mistakes=[
         (
-            COMPOSE_A - COMPOSE_B,
-            "You subtracted. Angles add: T_a T_b = T_{a+b}, and here b is already negative.",
+            lambda: _turn_pairs(unknown_row, -UNKNOWN_K * _OMEGA_4),
+            "That is PE(p − 3): each pair turned backwards. Either the blocks have the textbook sign "
+            "[[cos, −sin], [sin, cos]], which is R(−θ) on the (sin, cos) order, or you wrote x @ T_k, "
+            "which is T_kᵀ x = T_{−k} x. Use T_k @ x.",
         ),
         (
-            COMPOSE_B - COMPOSE_A,
-            "That is b − a. Rotation angles add: k = a + b.",
+            lambda: _turn_pairs(unknown_row, np.full(UNKNOWN_D // 2, float(UNKNOWN_K))),
+            "Both pairs turned by 3 radians. Each pair turns by its own angle k ω_i: pair 0 by "
+            "3 · 1 = 3, pair 1 by 3 · 0.01 = 0.03.",
         ),
         (
-            COMPOSE_A * COMPOSE_B,
-            "Angles add; they do not multiply: rotating by aω and then by bω rotates by (a + b)ω.",
+            lambda: _turn_pairs(unknown_row, UNKNOWN_K * BASE ** (-np.arange(UNKNOWN_D // 2) / UNKNOWN_D)),
+            "Pair 1 turned by 3 · 10000^(−1/4) = 0.3. The exponent is −2i/d: ω_1 = 10000^(−2/4) = 0.01.",
         ),
         (
-            abs(COMPOSE_A + COMPOSE_B),
-            "Mind the sign: a + b is negative here, a shift backwards (T_{−2} = T_2ᵀ, not T_2).",
+            lambda: np.array(unknown_row),
+            "That is PE(p) itself. Apply T_3 to it: each pair turns by 3 ω_i.",
+        ),
+    ],
+    decimals=4,
+)
+
+
+# --- find the slip: a table multiplied on the wrong side --------------------------
+
+SLIP_K = 5
+
+row_form_slip = Exercise(
+    question=(
+        f"A table stores PE(p) as row p. A colleague checks PE(p + k) = T_k PE(p) with k = {SLIP_K} by "
+        "shifted = PE[:n - k] @ shift_matrix(k, d), compares shifted with PE[k:], and the check fails. "
+        "Row p of shifted is PE(p + j) for one whole number j. What is j? Give a whole number."
+    ),
+    expected=-SLIP_K,
+    hint=(
+        "Row p of shifted is PE(p)ᵀ T_k = (T_kᵀ PE(p))ᵀ. Which offset does T_kᵀ shift by? "
+        "(Section 4: T_{−k} = T_kᵀ.)"
+    ),
+    solution=(
+        f"k = {SLIP_K}\n"
+        "answer = -k  # PE(p)ᵀ T_k = (T_kᵀ PE(p))ᵀ = (T_{−k} PE(p))ᵀ = PE(p − k)ᵀ\n"
+        "# the fix: shifted = PE[:n - k] @ shift_matrix(k, d).T"
+    ),
+    mistakes=[
+        (
+            SLIP_K,
+            "That is what the colleague wanted, but the check fails. A row times T_k is "
+            "PE(p)ᵀ T_k = (T_kᵀ PE(p))ᵀ, and T_kᵀ = T_{−k} turns the other way.",
+        ),
+        (
+            0,
+            "T_k is applied, transposed: PE(p)ᵀ T_k = (T_kᵀ PE(p))ᵀ. T_kᵀ = T_{−k} is a shift, "
+            "not the identity.",
+        ),
+        (
+            -2 * SLIP_K,
+            "Row p of shifted and row p of PE[k:] are 2k positions apart, but j counts from p: "
+            "row p of shifted is T_kᵀ PE(p).",
+        ),
+        (
+            2 * SLIP_K,
+            "Mind the direction: T_kᵀ = T_{−k} shifts backwards, so j is negative.",
         ),
     ],
 )
@@ -200,4 +275,4 @@ block_angle = Exercise(
     decimals=4,
 )
 
-__all__ = ["block_angle", "composed_offset", "rotation_for_sin_cos"]
+__all__ = ["block_angle", "row_form_slip", "rotation_for_sin_cos", "shift_unknown_row", "unknown_row"]
