@@ -227,3 +227,81 @@ def test_pe_row_messages_for_odd_functions():
     assert "returned None" in message and "printed" in message
     assert "complex" in repr(nb03.pe_row.check(returns_complex))
     assert nb03.pe_row.check(row_by_hand)  # nothing above changed the checker
+
+
+# --- position_from_row (the checkpoint after the formula) --------------------------
+
+
+def test_position_from_row_shows_the_row_of_p_20():
+    # the row the question prints is PE(20) for d = 8, by the hand loop, to 4 decimals
+    np.testing.assert_allclose(nb03.ROW_SHOWN, np.round(row_by_hand(20, 8), 4), atol=0)
+    shown = "[0.9129, 0.4081, 0.9093, -0.4161, 0.1987, 0.9801, 0.0200, 0.9998]"
+    assert shown in nb03.position_from_row.question
+
+
+def test_position_from_row_accepts_the_position_found_by_search():
+    # independently of the checker: the one position 0 … 9999 whose row, rounded, is the row shown
+    shown = nb03.ROW_SHOWN
+    found = [p for p in range(10_000) if np.array_equal(np.round(row_by_hand(p, 8), 4), shown)]
+    assert found == [20]
+    assert nb03.position_from_row.check(found[0])
+    assert nb03.position_from_row.check(20.0)
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (20 - 6 * math.pi, "pair 0's angle"),  # arctan2 of pair 0: 20 rad less three turns
+        (1.1504, "pair 0's angle"),
+        (math.asin(0.9093) / 0.1, "arcsin alone"),  # pair 1's angle is past a quarter turn
+        (11.42, "arcsin alone"),
+        (2.0, "angle of pair 1"),
+        (math.atan2(0.9093, -0.4161), "angle of pair 1"),
+        (0.2, "angle of pair 2"),
+        (0.02, "angle of pair 3"),
+    ],
+)
+def test_position_from_row_explains_mistakes(answer, phrase):
+    result = nb03.position_from_row.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+@pytest.mark.parametrize("answer", [19, 21, 20.5, 200])
+def test_position_from_row_refuses_other_positions(answer):
+    assert not nb03.position_from_row.check(answer)
+
+
+# --- which_slip (find the slip) ----------------------------------------------------
+
+
+def test_which_slip_is_degrees_by_the_periods():
+    # independently: pair 0 of the degrees slip is sin(p·π/180), period 360; of the right table
+    # and of slip (a) it is sin(p), which does not repeat after 360 rows
+    p = np.arange(800)
+    degrees_pair0 = np.sin(p * math.pi / 180)
+    np.testing.assert_allclose(degrees_pair0[360:], degrees_pair0[:-360], atol=1e-12)
+    assert not np.allclose(np.sin(p[360:] * 1.0), np.sin(p[:-360] * 1.0), atol=0.1)
+    assert nb03.which_slip.check("degrees")
+    assert nb03.which_slip.check(" Degrees. ")
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        ("exponent", "slower pairs only"),
+        ("per column", "‖PE(p)‖² changes"),
+        ("from one", "row 0 PE(1)"),
+        ("concatenated", "All sines first"),
+    ],
+)
+def test_which_slip_explains_mistakes(answer, phrase):
+    result = nb03.which_slip.check(answer)
+    assert not result
+    assert phrase in result.message
+
+
+def test_which_slip_names_the_allowed_words():
+    result = nb03.which_slip.check("radians")
+    assert not result
+    assert "'degrees'" in result.message and "'per column'" in result.message

@@ -237,4 +237,120 @@ cos_column_concatenated = Exercise(
     ],
 )
 
-__all__ = ["cos_column_concatenated", "pe_row", "wavelength_of_last_pair"]
+# --- 4. a position read back from its row (the checkpoint after the formula) -----
+
+ROW_D = 8  # ω_i = 10^(−i): 1, 0.1, 0.01, 0.001, as in section 1 of the notebook
+ROW_P = 20  # pair 0 has turned 20 radians, more than three turns: alone it cannot tell
+ROW_DECIMALS = 4
+ROW_OMEGA = _omega(ROW_D)
+ROW_SHOWN = np.round(_reference_row(ROW_P, ROW_D), ROW_DECIMALS)  # the row the learner reads
+ROW_TEXT = "[" + ", ".join(f"{value:.{ROW_DECIMALS}f}" for value in ROW_SHOWN) + "]"
+
+
+def _angle_of_pair(i: int) -> float:
+    """Pair i's angle, as ``arctan2`` reads it from the printed row: in (−π, π]."""
+    return float(np.arctan2(ROW_SHOWN[2 * i], ROW_SHOWN[2 * i + 1]))
+
+
+_ONE_TURN_OF_PAIR_0 = (
+    "That is pair 0's angle, taken back into a single turn. Pair 0 turns once every 2π ≈ 6.28 "
+    "positions, so p and p + 6.28, p + 12.57, … look alike there. Read a slower pair, whose angle "
+    "p·ω_i has not yet made a full turn, and divide by its ω_i."
+)
+
+position_from_row = Exercise(
+    question=(
+        f"For d = {ROW_D} (ω_i = 1, 0.1, 0.01, 0.001), one row of the table reads, to "
+        f"{ROW_DECIMALS} decimals, {ROW_TEXT}. Which position p is it? Give a whole number."
+    ),
+    expected=ROW_P,
+    hint=(
+        "Each pair (sin, cos) is the angle p·ω_i on its circle: np.arctan2(sin, cos) gives it "
+        "back, up to whole turns. A slow pair has not turned far yet: its angle divided by its ω_i "
+        "is p."
+    ),
+    solution=(
+        f"sin_2, cos_2 = {ROW_SHOWN[4]:.{ROW_DECIMALS}f}, {ROW_SHOWN[5]:.{ROW_DECIMALS}f}"
+        "   # pair 2, ω_2 = 0.01: less than one turn so far\n"
+        "answer = round(float(np.arctan2(sin_2, cos_2) / 0.01))\n"
+        "# pair 0 agrees: np.sin(answer), np.cos(answer) are the first two numbers of the row"
+    ),
+    mistakes=[
+        (_angle_of_pair(0), _ONE_TURN_OF_PAIR_0),
+        (float(np.arcsin(ROW_SHOWN[0])), _ONE_TURN_OF_PAIR_0),
+        (ROW_P - 6 * math.pi, _ONE_TURN_OF_PAIR_0),  # the same, from the exact angle 20
+        (
+            float(np.arcsin(ROW_SHOWN[2]) / ROW_OMEGA[1]),
+            "arcsin alone cannot tell the angle x from π − x. Pair 1's cosine is negative, so its "
+            "angle is past a quarter turn: use np.arctan2(sin, cos), which reads both.",
+        ),
+        *(
+            (angle, "That is the angle of pair 1, p·ω_1. Divide it by ω_1 = 0.1 to get p.")
+            for angle in (_angle_of_pair(1), ROW_P * ROW_OMEGA[1])  # as read, and exact
+        ),
+        *(
+            (angle, "That is the angle of pair 2, p·ω_2. Divide it by ω_2 = 0.01 to get p.")
+            for angle in (_angle_of_pair(2), ROW_P * ROW_OMEGA[2])  # as read, and exact
+        ),
+        *(
+            (angle, "That is the angle of pair 3, p·ω_3. Divide it by ω_3 = 0.001 to get p.")
+            for angle in (float(np.arcsin(ROW_SHOWN[6])), ROW_P * ROW_OMEGA[3])  # as read, and exact
+        ),
+    ],
+)
+
+
+# --- 5. find the slip ---------------------------------------------------------
+
+SLIPS = ("degrees", "exponent", "per column", "from one", "concatenated")
+
+which_slip = Exercise(
+    question=(
+        "A colleague's table for d = 64 has row 0 = [0, 1, 0, 1, …] and ‖PE(p)‖² = 32 in every "
+        "row, but its pair 0 (columns 0 and 1) repeats every 360 rows. Which slip made it: "
+        "'degrees', 'exponent' (−i/d with the pair index), 'per column' (−j/d with the dimension "
+        "index), 'from one' (positions counted from 1) or 'concatenated' (all sines first)?"
+    ),
+    expected="degrees",
+    hint=(
+        "Pair 0 of the right table has ω_0 = 1 and repeats every 2π ≈ 6.28 positions. Which slip "
+        "changes pair 0's period? And 360 is a number you know from angles."
+    ),
+    solution=(
+        "answer = 'degrees'\n"
+        "# sin(p·ω_0·π/180) with ω_0 = 1 repeats every 360 positions; the other slips leave\n"
+        "# pair 0 at one radian per position, or change row 0 or the norms."
+    ),
+    mistakes=[
+        (
+            "exponent",
+            "Slip (a), −i/d with the pair index, changes the slower pairs only: pair 0 keeps "
+            "ω_0 = 1 and still repeats every 2π ≈ 6.28 positions.",
+        ),
+        (
+            "per column",
+            "One frequency per column gives each cosine its own frequency, so pairs leave their "
+            "circles and ‖PE(p)‖² changes from row to row instead of staying 32. Pair 0 would "
+            "still turn about one radian per position.",
+        ),
+        (
+            "from one",
+            "Counting from 1 makes row 0 PE(1) = [sin 1, cos 1, …], not [0, 1, 0, 1, …]; and "
+            "pair 0 would still repeat every 2π ≈ 6.28 rows.",
+        ),
+        (
+            "concatenated",
+            "All sines first makes row 0 [0, …, 0, 1, …, 1], not [0, 1, 0, 1, …]; and a column "
+            "order changes no period.",
+        ),
+    ],
+    choices=SLIPS,
+)
+
+__all__ = [
+    "cos_column_concatenated",
+    "pe_row",
+    "position_from_row",
+    "wavelength_of_last_pair",
+    "which_slip",
+]
