@@ -7,12 +7,14 @@ pairs at geometric frequencies, and shifting is rotating. The sections follow th
    reproduce DDPM (denominator ``h − 1``, ``[sin | cos]``) and guided-diffusion / Stable
    Diffusion (denominator ``h``, ``[cos | sin]``).
 2. **Image grids** (:func:`sincos_2d`, :func:`grid_shift_matrix`): half the channels per axis;
-   a 2-D shift is a block-diagonal rotation.
+   a 2-D shift is a block-diagonal rotation. At another grid size, diffusers scales the
+   positions (``sincos_2d(..., base_size=, interpolation_scale=)``).
 3. **Fourier features** (:func:`nerf_encoding`, :func:`fourier_features`,
    :func:`ridge_predict`): NeRF's octaves and random Gaussian frequencies.
 4. **RoPE on several axes** (:func:`rope_nd` with :func:`axial_rope_frequencies`,
-   :func:`mixed_rope_frequencies`, :func:`mrope_frequencies`): the phase of each pair is
-   linear in the position vector, so scores depend on the offset vector alone.
+   :func:`mixed_rope_frequencies`, :func:`mrope_frequencies`, bands or Qwen3-VL's interleave): the
+   phase of each pair is linear in the position vector, so scores depend on the offset vector
+   alone.
 5. **A Rosetta stone** (:func:`sinusoid_table`, :data:`ROSETTA`, :func:`rosetta_encoding`):
    one parametrised table that reproduces every additive convention above and those of
    notebook 07.
@@ -273,6 +275,8 @@ def sincos_2d(
     *,
     base: float = 10000.0,
     convention: str = "mae",
+    base_size: float | None = None,
+    interpolation_scale: float = 1.0,
 ) -> np.ndarray:
     """Return the 2-D sin-cos table of a ``height × width`` grid of patches, row by row.
 
@@ -283,12 +287,10 @@ def sincos_2d(
 
     ``"mae"`` (facebookresearch/mae ``util/pos_embed.py``, ``get_2d_sincos_pos_embed``)
         ``[sin xω | cos xω | sin yω | cos yω]``: the first half, which MAE names ``emb_h``,
-        encodes the *column* ``x`` (``meshgrid(w, h)``). MAE builds square grids only, and
-        only those are checked against it. For ``height ≠ width`` this keeps MAE's meshgrid
-        and row order with the integer positions ``x`` and ``y``; diffusers'
-        ``get_2d_sincos_pos_embed`` has the same order but rescales the positions
-        (``arange(n)·base_size/n/interpolation_scale``), so the two agree only when
-        ``height = width = base_size``. The non-square case is not checked against a source.
+        encodes the *column* ``x`` (``meshgrid(w, h)``). MAE's helper takes one int
+        ``grid_size``: square grids only, and only those are checked against it. For
+        ``height ≠ width`` this keeps MAE's meshgrid and row order with the integer positions
+        ``x`` and ``y`` (the table recomputed for that grid).
     ``"big_vision"`` (google-research/big_vision ``big_vision/models/vit.py``, ``posemb_sincos_2d``)
         the same layout with ``ω_i = base^(−i/(m − 1))``: the last frequency is exactly
         ``1/base``. Needs ``d_model ≥ 8``.
@@ -298,6 +300,18 @@ def sincos_2d(
     ``"mocov3"`` (facebookresearch/moco-v3 ``vits.py``, ``build_2d_sincos_position_embedding``)
         ``[sin yω | cos yω | sin xω | cos xω]``: the block MoCo v3 names ``w`` encodes the
         row (``torch.meshgrid`` with ``'ij'`` indexing). Square grids only, as in the source.
+
+    ``base_size`` and ``interpolation_scale`` are diffusers' options (huggingface/diffusers
+    ``src/diffusers/models/embeddings.py``, ``get_2d_sincos_pos_embed(embed_dim, grid_size,
+    ..., interpolation_scale=1.0, base_size=16)``, read at diffusers 0.42.1). diffusers keeps
+    MAE's layout (``"mae"``) but takes the positions ``arange(n) / (n / base_size) /
+    interpolation_scale`` on each axis: the column ``x · base_size / (width · s)`` and the row
+    ``y · base_size / (height · s)``, ``s = interpolation_scale``. So a grid of any size spans
+    the same range of angles, and the two axes of a non-square grid are scaled differently.
+    With ``base_size=None`` (the default) the positions are the integers, divided by
+    ``interpolation_scale``; with ``base_size = height = width`` and ``s = 1`` this is MAE's
+    table. Implemented as a per-axis ``angle_scale`` of :func:`sinusoid_table`, for every
+    convention (only ``"mae"`` is diffusers').
 
     Introduced in notebook 12.
 
@@ -316,12 +330,33 @@ def sincos_2d(
             f'convention "mocov3" is defined for square grids only (its meshgrid pairs the two axes '
             f"as if height = width), got height={height}, width={width}"
         )
+    scale_x, scale_y = _position_scales(height, width, base_size, interpolation_scale)
     check_table_size((height * width, d_model), np.float64, name="2-D table")
     omega, axes, nesting = _grid_setting(convention, d_model, base)
     positions = grid_positions(height, width)
+    scales = [scale_x, scale_y]
     if axes == "yx":
-        positions = positions[:, ::-1]
-    return sinusoid_table(positions, omega, nesting=nesting)
+        positions, scales = positions[:, ::-1], scales[::-1]
+    return sinusoid_table(positions, omega, angle_scale=scales, nesting=nesting)
+
+
+def _position_scales(
+    height: int, width: int, base_size: Any, interpolation_scale: Any
+) -> tuple[float, float]:
+    """diffusers' factors ``base_size/(n·s)`` of the column and the row (``1/s`` without ``base_size``)."""
+    interpolation_scale = check_positive_real(interpolation_scale, "interpolation_scale")
+    if base_size is None:
+        return 1.0 / interpolation_scale, 1.0 / interpolation_scale
+    base_size = check_positive_real(base_size, "base_size")
+    if height == 0 or width == 0:
+        return 1.0, 1.0  # an empty grid: no position to scale (diffusers divides by zero)
+    scales = base_size / (width * interpolation_scale), base_size / (height * interpolation_scale)
+    if not all(math.isfinite(scale) for scale in scales):
+        raise ValueError(
+            f"base_size / (n · interpolation_scale) overflows float64 (base_size = {base_size:g}, "
+            f"interpolation_scale = {interpolation_scale:g}): use a larger interpolation_scale"
+        )
+    return scales
 
 
 def grid_shift_matrix(
@@ -600,24 +635,43 @@ def mixed_rope_frequencies(head_dim: int, n_heads: int, *, base: float = 10.0, r
     return out
 
 
-def mrope_frequencies(head_dim: int, mrope_section: Any, *, base: float = 1e6) -> np.ndarray:
-    """Return the ``(3, head_dim/2)`` frequency matrix of Qwen2-VL's M-RoPE.
+def mrope_frequencies(
+    head_dim: int, mrope_section: Any, *, base: float = 1e6, interleaved: bool = False
+) -> np.ndarray:
+    """Return the ``(3, head_dim/2)`` frequency matrix of M-RoPE (Qwen2-VL's bands, or Qwen3-VL's interleave).
 
-    ``ω_i = base^(−2i/head_dim)`` as in 1-D RoPE; ``mrope_section = [s_t, s_h, s_w]`` (summing
-    to ``head_dim/2``) gives pairs ``0 … s_t − 1`` to the temporal axis (row 0), the next
-    ``s_h`` to height (row 1) and the last ``s_w`` to width (row 2): each pair keeps its own
-    frequency and turns with one axis only, so time gets the fastest pairs. Use with
-    ``rope_nd(..., positions=[t, h, w], layout="concatenated")`` (Hugging Face's
-    ``rotate_half``). Source: huggingface/transformers
-    ``src/transformers/models/qwen2_vl/modeling_qwen2_vl.py``,
-    ``apply_multimodal_rotary_pos_emb``. ``base`` defaults to Qwen2-VL's ``rope_theta``,
-    1 000 000 (``configuration_qwen2_vl.py``), not 1-D RoPE's usual 10000 (pass ``base=1e4``
-    for that). Introduced in notebook 12.
+    ``ω_i = base^(−2i/head_dim)`` as in 1-D RoPE; each pair keeps its own frequency and turns
+    with one axis only (row 0 time ``t``, row 1 height ``h``, row 2 width ``w``);
+    ``mrope_section = [s_t, s_h, s_w]`` sums to ``head_dim/2`` and says how many pairs each axis
+    gets. Use with ``rope_nd(..., positions=[t, h, w], layout="concatenated")`` (Hugging Face's
+    ``rotate_half``).
+
+    ``interleaved=False`` (Qwen2-VL, Qwen2.5-VL): contiguous bands, pairs ``0 … s_t − 1`` to
+    time, the next ``s_h`` to height, the last ``s_w`` to width, so time gets the fastest pairs
+    and width the slowest. Source: huggingface/transformers
+    ``src/transformers/models/qwen2_vl/modeling_qwen2_vl.py``, ``apply_multimodal_rotary_pos_emb``
+    (``mrope_section * 2``, chunk ``i`` from axis ``i % 3``), read at release 4.46.3 and at commit
+    ``00b676f8``. Release 5.24.0 removed that function: the same selection happens in
+    ``Qwen2VLRotaryEmbedding.recomposition_frequencies``, followed by the plain
+    ``apply_rotary_pos_emb``; the numbers are the same.
+
+    ``interleaved=True`` (Qwen3-VL, config key ``mrope_interleaved``): the axes take turns,
+    ``t, h, w, t, h, w, …``. Pair ``j`` turns with height if ``j % 3 = 1`` and
+    ``j < 3·s_h``, with width if ``j % 3 = 2`` and ``j < 3·s_w``, and with time otherwise, so
+    every axis gets fast and slow pairs. Source: transformers 5.24.0
+    ``src/transformers/models/qwen3_vl/modeling_qwen3_vl.py``, ``recomposition_frequencies``
+    (start from the time angles, then overwrite ``slice(offset, 3·s, 3)`` with height's,
+    ``offset = 1``, and width's, ``offset = 2``). It needs ``3·s_h − 1 ≤ head_dim/2`` and
+    ``3·s_w ≤ head_dim/2`` so that each slice holds exactly ``s_h`` and ``s_w`` pairs.
+
+    ``base`` defaults to Qwen2-VL's ``rope_theta``, 1 000 000 (``configuration_qwen2_vl.py``),
+    not 1-D RoPE's usual 10000 (pass ``base=1e4`` for that). Introduced in notebook 12.
     """
     head_dim = check_positive_count(head_dim, "head_dim")
     if head_dim % 2:
         raise ValueError(f"head_dim must be even (one pair per two channels), got {head_dim}")
     base = check_base(base)
+    interleaved = _check_bool(interleaved, "interleaved")
     if isinstance(mrope_section, (str, bytes)) or not hasattr(mrope_section, "__len__"):
         raise TypeError(f"mrope_section must be a list of three counts [t, h, w], got {mrope_section!r}")
     sections = list(mrope_section)
@@ -625,16 +679,28 @@ def mrope_frequencies(head_dim: int, mrope_section: Any, *, base: float = 1e6) -
         raise ValueError(
             f"mrope_section must be three non-negative integers [t, h, w], got {mrope_section!r}"
         )
-    if sum(sections) != head_dim // 2:
+    half = head_dim // 2
+    if sum(sections) != half:
         raise ValueError(
-            f"mrope_section must sum to head_dim/2 = {head_dim // 2} (one axis per pair), "
+            f"mrope_section must sum to head_dim/2 = {half} (one axis per pair), "
             f"got {list(mrope_section)} summing to {sum(sections)}"
+        )
+    sections = [int(count) for count in sections]
+    if interleaved and (3 * sections[1] - 1 > half or 3 * sections[2] > half):
+        raise ValueError(
+            f"mrope_section = {sections} cannot be interleaved in head_dim/2 = {half} pairs: the height "
+            f"pairs 1, 4, … and the width pairs 2, 5, … need 3·s_h − 1 ≤ {half} and 3·s_w ≤ {half}"
         )
     check_table_size((3, head_dim // 2), np.float64, name="frequency matrix")
     omega = base ** (-np.arange(0, head_dim, 2, dtype=np.float64) / head_dim)
-    axis = np.repeat(np.arange(3), sections)
-    matrix = np.zeros((3, head_dim // 2))
-    matrix[axis, np.arange(head_dim // 2)] = omega
+    if interleaved:
+        axis = np.zeros(half, dtype=int)  # time, unless height or width overwrites the pair
+        for row, offset in ((1, 1), (2, 2)):
+            axis[offset : 3 * sections[row] : 3] = row
+    else:
+        axis = np.repeat(np.arange(3), sections)
+    matrix = np.zeros((3, half))
+    matrix[axis, np.arange(half)] = omega
     return matrix
 
 
@@ -698,11 +764,32 @@ def _channel_index(n_axes: int, n_frequencies: int, nesting: str, first: str) ->
     return index if first == "sin" else index[::-1]
 
 
+def _check_angle_scale(angle_scale: Any, n_axes: int) -> np.ndarray:
+    """``angle_scale`` as ``n_axes`` finite factors: one real number for every axis, or one per axis."""
+    if isinstance(angle_scale, np.ndarray) and angle_scale.ndim == 0:
+        angle_scale = angle_scale.item()
+    if isinstance(angle_scale, (bool, np.bool_, str, bytes)) or not (
+        isinstance(angle_scale, numbers.Real) or hasattr(angle_scale, "__len__")
+    ):
+        raise TypeError(
+            f"angle_scale must be a finite real number or one per axis ({n_axes}), got {angle_scale!r}"
+        )
+    if isinstance(angle_scale, numbers.Real):
+        return np.full(n_axes, _check_real(angle_scale, "angle_scale"))
+    scales = [_check_real(value, "angle_scale") for value in angle_scale]
+    if len(scales) != n_axes:
+        raise ValueError(
+            f"angle_scale must hold one factor per axis: {n_axes} for positions with {n_axes} "
+            f"column(s), got {len(scales)}"
+        )
+    return np.array(scales, dtype=np.float64)
+
+
 def sinusoid_table(
     positions: Any,
     frequencies: Any,
     *,
-    angle_scale: float = 1.0,
+    angle_scale: Any = 1.0,
     first: str = "sin",
     nesting: str = "ati",
     include_input: bool = False,
@@ -712,7 +799,8 @@ def sinusoid_table(
 
     ``positions`` is ``(n,)`` (one axis) or ``(n, A)``: column ``a`` is the coordinate on axis
     ``a``, in the order the convention puts its blocks. Every entry is ``sin`` or ``cos`` of the
-    angle ``angle_scale · positions[:, a] · frequencies[i]``; ``nesting`` orders the three
+    angle ``angle_scale · positions[:, a] · frequencies[i]`` (``angle_scale[a]`` if one is given
+    per axis); ``nesting`` orders the three
     indices of the channels from the outermost to the innermost: ``a`` (axis), ``t`` (which of
     sin and cos, ``first`` first) and ``i`` (frequency). So for one axis ``"ti"`` is
     ``[sin … | cos …]`` and ``"it"`` the interleaved ``[sin, cos, sin, cos, …]``; for two axes
@@ -727,8 +815,10 @@ def sinusoid_table(
     frequencies : array_like, shape (m,)
         The same frequencies on every axis (:func:`geometric_frequencies`,
         :func:`octave_frequencies`).
-    angle_scale : float
-        Multiplies every angle: π for NeRF's paper, diffusers' ``scale``.
+    angle_scale : float or sequence of A floats
+        Multiplies every angle: π for NeRF's paper, diffusers' ``scale``. A sequence gives one
+        factor per axis (column of ``positions``): diffusers' 2-D table scales the column by
+        ``base_size/width`` and the row by ``base_size/height`` (:func:`sincos_2d`).
     first : {"sin", "cos"}
     nesting : str
         A permutation of ``"ati"`` (or of ``"ti"``, with ``a`` outermost).
@@ -749,17 +839,17 @@ def sinusoid_table(
     omega = check_finite_array(frequencies, "frequencies")
     if omega.ndim != 1 or omega.size == 0:
         raise ValueError(f"frequencies must be a non-empty 1-D array, got shape {omega.shape}")
-    angle_scale = _check_real(angle_scale, "angle_scale")
     first = check_choice(first, ("sin", "cos"), "first")
     nesting = _check_nesting(nesting)
     include_input = _check_bool(include_input, "include_input")
     pad = check_count(pad, "pad")
     n, n_axes = positions.shape
+    scales = _check_angle_scale(angle_scale, n_axes)
     width = n_axes * include_input + 2 * n_axes * omega.size + pad
     check_table_size((n, width), np.float64, name="table")
-    largest_angle = abs(angle_scale) * _largest(positions) * _largest(omega)
+    largest_angle = _largest(scales) * _largest(positions) * _largest(omega)
     _check_angles(largest_angle, "angle_scale · positions · frequencies")
-    angles = angle_scale * positions[:, :, None] * omega  # (n, a, i)
+    angles = (scales * positions)[:, :, None] * omega  # (n, a, i)
     index = _channel_index(n_axes, omega.size, nesting, first)
     body = np.empty((n, 2 * n_axes * omega.size))
     body[:, index[0]] = np.sin(angles)
@@ -787,7 +877,10 @@ def _table_shift_matrix(offsets: np.ndarray, omega: np.ndarray, *, nesting: str)
 #: column, ``y`` the row of a grid); ``grid`` is ``"geometric"`` (``base``, ``shift``) or
 #: ``"octaves"``; ``pad_odd`` appends a zero column for an odd ``d_model``. ``call`` names the
 #: library's own function and the values of its own parameters that give this table, and
-#: ``source`` the code (or paper) it was checked against in notebook 12.
+#: ``source`` the code (or paper) it was checked against in notebook 12. A setting with
+#: ``base_size`` (diffusers' 2-D table) scales each axis's angles by ``base_size / n /
+#: interpolation_scale``, ``n`` the grid's size along that axis (:func:`rosetta_encoding`'s
+#: ``grid_shape``).
 ROSETTA: dict[str, dict[str, Any]] = {
     "vaswani2017": dict(axes="p", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
                         nesting="it", include_input=False, pad_odd=False,
@@ -799,7 +892,8 @@ ROSETTA: dict[str, dict[str, Any]] = {
                           source="tensorflow/tensor2tensor common_attention.py get_timing_signal_1d"),
     "ddpm": dict(axes="t", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
                  nesting="ti", include_input=False, pad_odd=True,
-                 call="get_timestep_embedding(timesteps, embedding_dim) = diffusers' defaults",
+                 call="get_timestep_embedding(timesteps, embedding_dim): its defaults in DDPM and "
+                      "diffusers",
                  source="hojonathanho/diffusion diffusion_tf/nn.py get_timestep_embedding"),
     "guided_diffusion": dict(axes="t", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="cos",
                              nesting="ti", include_input=False, pad_odd=True,
@@ -819,6 +913,13 @@ ROSETTA: dict[str, dict[str, Any]] = {
                 nesting="ati", include_input=False, pad_odd=False,
                 call="get_2d_sincos_pos_embed(embed_dim, grid_size)",
                 source="facebookresearch/mae util/pos_embed.py get_2d_sincos_pos_embed"),
+    "diffusers_2d": dict(axes="xy", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
+                         nesting="ati", include_input=False, pad_odd=False, base_size=16.0,
+                         interpolation_scale=1.0,
+                         call="get_2d_sincos_pos_embed(embed_dim, (h, w)), base_size=16 by default",
+                         source="huggingface/diffusers src/diffusers/models/embeddings.py "
+                                "get_2d_sincos_pos_embed (0.42.1): MAE's layout at positions "
+                                "x·base_size/width and y·base_size/height"),
     "big_vision": dict(axes="xy", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
                        nesting="ati", include_input=False, pad_odd=False,
                        call="posemb_sincos_2d(h, w, width, temperature=10_000.)",
@@ -845,14 +946,17 @@ ROSETTA: dict[str, dict[str, Any]] = {
 _AXIS_COLUMNS = {"p": 0, "t": 0, "x": 0, "y": 1, "z": 2}
 
 
-def rosetta_encoding(name: str, positions: Any, d_model: int) -> np.ndarray:
+def rosetta_encoding(name: str, positions: Any, d_model: int, *, grid_shape: Any = None) -> np.ndarray:
     """Return the table of convention ``name`` (a key of :data:`ROSETTA`) at ``positions``.
 
     ``positions`` is ``(n,)`` for the 1-D conventions (positions ``p`` or timesteps ``t``),
     ``(n, 2)`` with columns ``[x, y]`` (column, row; :func:`grid_positions`) for the grid
     conventions and ``(n, 3)`` with columns ``[x, y, z]`` for NeRF. The number of frequencies
     per axis follows from ``d_model``. Built by :func:`sinusoid_table` with the convention's
-    settings. Introduced in notebook 12.
+    settings. ``"diffusers_2d"`` also needs ``grid_shape = (height, width)``: its angle scale
+    on the column is ``base_size / width`` and on the row ``base_size / height`` (divided by
+    ``interpolation_scale``), so ``rosetta_encoding("diffusers_2d", grid_positions(h, w), d,
+    grid_shape=(h, w))`` is ``sincos_2d(h, w, d, base_size=16)``. Introduced in notebook 12.
     """
     name = check_choice(name, tuple(ROSETTA), "name")
     setting = ROSETTA[name]
@@ -869,6 +973,20 @@ def rosetta_encoding(name: str, positions: Any, d_model: int) -> np.ndarray:
             f'positions must have shape (n, {needed}) (columns {", ".join(sorted(setting["axes"]))}) for '
             f'convention "{name}", got shape {positions.shape}'
         )
+    angle_scale: Any = setting["angle_scale"]
+    if "base_size" in setting:
+        if isinstance(grid_shape, (str, bytes)) or not hasattr(grid_shape, "__len__") or len(grid_shape) != 2:
+            raise ValueError(
+                f'grid_shape must be (height, width) for convention "{name}" (it scales each axis by '
+                f"base_size over the grid's size), got {grid_shape!r}"
+            )
+        height, width = check_count(grid_shape[0], "grid_shape"), check_count(grid_shape[1], "grid_shape")
+        scale_x, scale_y = _position_scales(
+            height, width, setting["base_size"], setting["interpolation_scale"]
+        )
+        angle_scale = [scale_x, scale_y] if setting["axes"] == "xy" else [scale_y, scale_x]
+    elif grid_shape is not None:
+        raise ValueError(f'grid_shape is used only by convention "diffusers_2d", not "{name}"; leave it out')
     d_model = check_positive_count(d_model, "d_model")
     pad = d_model % 2 if setting["pad_odd"] else 0
     body = d_model - pad - (n_axes if setting["include_input"] else 0)
@@ -886,7 +1004,7 @@ def rosetta_encoding(name: str, positions: Any, d_model: int) -> np.ndarray:
     if n_axes > 1:
         positions = positions[:, [_AXIS_COLUMNS[axis] for axis in setting["axes"]]]
     return sinusoid_table(
-        positions, omega, angle_scale=setting["angle_scale"], first=setting["first"],
+        positions, omega, angle_scale=angle_scale, first=setting["first"],
         nesting=setting["nesting"], include_input=setting["include_input"], pad=pad,
     )
 

@@ -266,6 +266,56 @@ def test_mae_off_the_square_keeps_integer_positions_where_diffusers_rescales_the
                                    atol=1e-12)
 
 
+@pytest.mark.parametrize(("h", "w", "base_size", "scale"),
+                         [(14, 14, 16, 1.0), (5, 7, 5, 1.0), (8, 4, 16, 2.0), (3, 6, 6, 0.5),
+                          (1, 1, 16, 1.0)])
+def test_sincos_2d_with_diffusers_base_size_is_get_2d_sincos_pos_embed(h, w, base_size, scale):
+    expected = diffusers_2d_loop(32, h, w, base_size=base_size, interpolation_scale=scale)
+    np.testing.assert_allclose(bt.sincos_2d(h, w, 32, base_size=base_size, interpolation_scale=scale),
+                               expected,
+                               atol=1e-12)
+    np.testing.assert_allclose(
+        bt.rosetta_encoding("diffusers_2d", bt.grid_positions(h, w), 32, grid_shape=(h, w)),
+        diffusers_2d_loop(32, h, w), atol=1e-12)  # ROSETTA's setting: diffusers' defaults
+
+
+def test_diffusers_scaled_positions_against_mae():
+    # base_size = height = width: MAE's table; base_size 16 on 14 × 14: up to 1.57 apart
+    np.testing.assert_allclose(bt.sincos_2d(14, 14, 768, base_size=14), bt.sincos_2d(14, 14, 768), atol=1e-12)
+    gap = np.abs(bt.sincos_2d(14, 14, 768, base_size=16) - bt.sincos_2d(14, 14, 768)).max()
+    assert 1.5 < gap < 1.6
+    # a 5 × 7 grid with base_size 5: the row keeps integer positions, the column is scaled by 5/7
+    scaled = bt.sincos_2d(5, 7, 32, base_size=5)
+    mae = bt.sincos_2d(5, 7, 32)
+    np.testing.assert_allclose(scaled[:, 16:], mae[:, 16:], atol=1e-12)  # y block
+    x = bt.grid_positions(5, 7)[:, 0]
+    np.testing.assert_allclose(scaled[:, 0], np.sin(x * 5 / 7), atol=1e-12)
+    assert np.abs(scaled - mae).max() > 1
+    # interpolation_scale alone divides the integer positions
+    np.testing.assert_allclose(bt.sincos_2d(4, 4, 16, interpolation_scale=2.0),
+                               bt.rosetta_encoding("mae", bt.grid_positions(4, 4) / 2, 16), atol=1e-12)
+    # every convention takes the options (the scale follows each axis, whatever its block)
+    np.testing.assert_allclose(bt.sincos_2d(3, 5, 16, convention="timm", base_size=6),
+                               bt.rosetta_encoding("timm", bt.grid_positions(3, 5) * [6 / 5, 6 / 3], 16),
+                               atol=1e-12)
+
+
+@given(n=st.integers(1, 5), n_axes=st.integers(1, 3), m=st.integers(1, 4),
+       nesting=st.sampled_from(bt.NESTINGS),
+       seed=st.integers(0, 1000))
+def test_a_per_axis_angle_scale_scales_each_column_of_positions(n, n_axes, m, nesting, seed):
+    rng = np.random.default_rng(seed)
+    positions = rng.uniform(-5, 5, size=(n, n_axes))
+    scales = rng.uniform(-3, 3, size=n_axes)
+    omega = rng.uniform(0.01, 2, size=m)
+    np.testing.assert_allclose(bt.sinusoid_table(positions, omega, angle_scale=list(scales), nesting=nesting),
+                               bt.sinusoid_table(positions * scales, omega, nesting=nesting), atol=1e-12)
+    # one number is the same factor on every axis
+    np.testing.assert_allclose(bt.sinusoid_table(positions, omega, angle_scale=scales[0], nesting=nesting),
+                               bt.sinusoid_table(positions, omega, angle_scale=[scales[0]] * n_axes,
+                                                 nesting=nesting), atol=0)
+
+
 def test_mae_first_half_named_emb_h_encodes_the_column():
     table = bt.sincos_2d(6, 6, 32)
     np.testing.assert_allclose(table, mae_numpy(32, 6), atol=1e-12)
@@ -536,6 +586,74 @@ def test_scores_depend_on_the_offset_vector_alone(seed, n_axes, d, layout, kind)
     np.testing.assert_allclose([score, moved], [at_zero, at_zero], atol=1e-8)
 
 
+def qwen3_vl_loop(q, position_ids, mrope_section, base=1e6):
+    """transformers 5.24.0 qwen3_vl recomposition_frequencies, then rotate_half; one row at a time.
+
+    Start from the time angles; overwrite pairs slice(1, 3·s_h, 3) with the height angles and
+    slice(2, 3·s_w, 3) with the width angles; cat(angles, angles); q·cos + rotate_half(q)·sin.
+    """
+    head_dim = q.shape[-1]
+    half = head_dim // 2
+    omega = [base ** (-2 * j / head_dim) for j in range(half)]
+    out = []
+    for row in range(q.shape[0]):
+        t, h, w = position_ids[row]
+        angles = [t * omega[j] for j in range(half)]
+        for j in range(1, 3 * mrope_section[1], 3):
+            angles[j] = h * omega[j]
+        for j in range(2, 3 * mrope_section[2], 3):
+            angles[j] = w * omega[j]
+        theta = np.array(angles + angles)
+        rotated_half = np.concatenate([-q[row, half:], q[row, :half]])
+        out.append(q[row] * np.cos(theta) + rotated_half * np.sin(theta))
+    return np.array(out)
+
+
+@pytest.mark.parametrize(("head_dim", "section"), [(128, [24, 20, 20]), (64, [11, 11, 10]), (8, [2, 1, 1]),
+                                                   (16, [8, 0, 0]), (12, [2, 2, 2])])
+def test_interleaved_mrope_is_qwen3_vls_recomposition(head_dim, section):
+    rng = np.random.default_rng(head_dim)
+    q = rng.normal(size=(6, head_dim))
+    pos = rng.integers(0, 50, size=(6, 3)).astype(float)
+    F = bt.mrope_frequencies(head_dim, section, interleaved=True)
+    np.testing.assert_allclose(bt.rope_nd(q, pos, F, layout="concatenated"), qwen3_vl_loop(q, pos, section),
+                               atol=1e-12)
+    axis = F.argmax(axis=0)
+    assert list(np.bincount(axis, minlength=3)) == section  # each axis gets its count of pairs
+    assert np.count_nonzero(F) == head_dim // 2  # one axis per pair
+
+
+def test_interleaved_mrope_layout_of_qwen3_vl():
+    axis = bt.mrope_frequencies(128, [24, 20, 20], interleaved=True).argmax(axis=0)
+    assert list(axis[:6]) == [0, 1, 2, 0, 1, 2] and list(axis[57:]) == [0, 1, 2, 0, 0, 0, 0]
+    bands = bt.mrope_frequencies(128, [24, 20, 20]).argmax(axis=0)
+    assert list(bands) == [0] * 24 + [1] * 20 + [2] * 20
+    # the fastest width pair: pair 2 interleaved, pair 44 in bands
+    F_i = bt.mrope_frequencies(128, [24, 20, 20], interleaved=True)
+    F_b = bt.mrope_frequencies(128, [24, 20, 20])
+    assert F_i[2].max() == 1e6 ** (-4 / 128) and F_b[2].max() == 1e6 ** (-88 / 128)
+
+
+@given(
+    d=st.integers(1, 16).map(lambda q: 4 * q),
+    base=bases,
+    t=st.lists(st.floats(-1e3, 1e3), min_size=1, max_size=5),
+    split=st.lists(st.integers(0, 10), min_size=2, max_size=2),
+)
+def test_interleaved_mrope_with_equal_axes_is_1d_rope(d, base, t, split):
+    half = d // 2
+    h = min(split[0], (half + 1) // 3)
+    w = min(split[1], half // 3)
+    F = bt.mrope_frequencies(d, [half - h - w, h, w], base=base, interleaved=True)
+    x = np.random.default_rng(len(t)).normal(size=(len(t), d))
+    positions = np.repeat(np.array(t)[:, None], 3, axis=1)
+    np.testing.assert_allclose(
+        bt.rope_nd(x, positions, F, layout="concatenated"),
+        pu.rope(x, t, base=base, layout="concatenated"),
+        atol=ATOL,
+    )
+
+
 def test_rope_nd_broadcasts_per_head_frequencies():
     rng = np.random.default_rng(4)
     F = bt.mixed_rope_frequencies(8, 3, rng=rng)  # (heads, 2, 4)
@@ -753,6 +871,24 @@ BAD_CALLS = [
     (lambda: bt.mrope_frequencies(16, "234"), TypeError, "mrope_section"),
     (lambda: bt.mrope_frequencies(16, [2.0, 3, 3]), ValueError, "mrope_section"),
     (lambda: bt.mrope_frequencies(15, [2, 3, 2]), ValueError, "head_dim"),
+    (lambda: bt.mrope_frequencies(16, [2, 3, 3], interleaved=1), TypeError, "interleaved"),
+    (lambda: bt.mrope_frequencies(16, [0, 4, 4], interleaved=True), ValueError, "cannot be interleaved"),
+    (lambda: bt.mrope_frequencies(16, [2, 0, 6], interleaved=True), ValueError, "3·s_w"),
+    (lambda: bt.sincos_2d(4, 4, 8, base_size=0), ValueError, "base_size"),
+    (lambda: bt.sincos_2d(4, 4, 8, base_size="16"), TypeError, "base_size"),
+    (lambda: bt.sincos_2d(4, 4, 8, interpolation_scale=-1.0), ValueError, "interpolation_scale"),
+    (lambda: bt.sincos_2d(4, 4, 8, base_size=1e308, interpolation_scale=1e-10), ValueError,
+     "interpolation_scale"),
+    (lambda: bt.sinusoid_table(np.zeros((2, 2)), [1.0], angle_scale=[1.0]), ValueError,
+     "one factor per axis"),
+    (lambda: bt.sinusoid_table(np.zeros((2, 2)), [1.0], angle_scale=[1.0, np.nan]), ValueError,
+     "angle_scale"),
+    (lambda: bt.sinusoid_table([0.0], [1.0], angle_scale="2"), TypeError, "angle_scale"),
+    (lambda: bt.sinusoid_table([0.0], [1.0], angle_scale=None), TypeError, "angle_scale"),
+    (lambda: bt.rosetta_encoding("diffusers_2d", np.zeros((2, 2)), 8), ValueError, "grid_shape"),
+    (lambda: bt.rosetta_encoding("diffusers_2d", np.zeros((2, 2)), 8, grid_shape=(2, -1)), ValueError,
+     "grid_shape"),
+    (lambda: bt.rosetta_encoding("mae", np.zeros((2, 2)), 8, grid_shape=(1, 2)), ValueError, "grid_shape"),
     (lambda: bt.geometric_frequencies(1, shift=1.0), ValueError, "shift"),
     (lambda: bt.geometric_frequencies(0), ValueError, "n_frequencies"),
     (lambda: bt.octave_frequencies(61), ValueError, "n_frequencies"),
