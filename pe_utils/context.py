@@ -25,13 +25,15 @@ length ``n`` (``seq_len``; notebook 09 checks its formula, notebook 11 what it d
 to a KV cache).
 
 ``"dynamic"`` follows Hugging Face's ``_compute_dynamic_ntk_parameters``
-(``modeling_rope_utils.py`` at commit ``ef468064``, the same formula in release
-5.23.0), with one difference of naming: Hugging Face takes ``L`` from the model
-config's ``max_position_embeddings`` (a TODO there says it should use
-``original_max_position_embeddings``; its validation accepts that key for
-``"dynamic"`` as optional and the formula never reads it). Here ``L`` is
-``scaling["original_max_position_embeddings"]``, required: that use of the key
-is the course's own.
+(``modeling_rope_utils.py`` at commit ``ef468064``, the same formula in releases
+5.23.0 and 5.24.0), with one difference of naming: Hugging Face takes ``L`` from the
+model config's ``max_position_embeddings`` and never reads
+``original_max_position_embeddings`` for ``"dynamic"``. At ``ef468064`` a TODO said it
+should, and the validation accepted that key as optional; in release 5.24.0 the TODO
+is gone and the validation warns "Unrecognized keys in `rope_parameters` for
+'rope_type'='dynamic'" when the key is given. Here ``L`` is
+``scaling["original_max_position_embeddings"]``, required: that use of the key is
+the course's own.
 
 ==========  ====================================================================
 rope_type   keys

@@ -4,7 +4,8 @@ The formula of RoPE is one line; the bugs practitioners file are in the bookkeep
 around it. This module holds the pieces notebook 11 checks them with:
 
 - :func:`positions_from_mask`: position ids from a left- or right-padded attention mask,
-  as Hugging Face's ``generate`` computes them (transformers 4.x);
+  as Hugging Face's ``generate`` computes them (transformers 5.x by default, 4.x on request:
+  they differ only at padded slots);
 - a small causal attention decoder with a KV cache (:class:`DecoderWeights`,
   :func:`decoder_weights`, :func:`decoder_forward`, :func:`prefill`,
   :func:`decode_step`, :class:`KVCache`): keys are rotated at their own positions
@@ -45,8 +46,16 @@ from .rope import check_rotary_dims, rope
 #: token vectors (an absolute encoding), or nothing.
 ENCODINGS: tuple[str, ...] = ("rope", "additive", "none")
 
-#: The value Hugging Face's ``generate`` (transformers 4.x) puts at padded slots.
-PADDED_POSITION: int = 1
+#: The value Hugging Face's ``generate`` puts at padded slots, by release:
+#: 0 in 5.x (``_prepare_position_ids_for_generation``, read in 5.23.0 and 5.24.0),
+#: 1 in 4.x (``prepare_inputs_for_generation``, read at commit ``1097d4b3``).
+PADDED_POSITIONS: dict[str, int] = {"5.x": 0, "4.x": 1}
+
+#: The releases :func:`positions_from_mask` follows; the first is its default.
+RELEASES: tuple[str, ...] = tuple(PADDED_POSITIONS)
+
+#: The padded-slot value of the default release (5.x): 0.
+PADDED_POSITION: int = PADDED_POSITIONS[RELEASES[0]]
 
 
 # --- position ids from an attention mask --------------------------------------------------
@@ -75,27 +84,38 @@ def _check_mask(attention_mask: Any, name: str = "attention_mask") -> np.ndarray
     return array.astype(np.int64)
 
 
-def positions_from_mask(attention_mask: Any) -> np.ndarray:
-    """Position ids of a padded batch, as Hugging Face's ``generate`` computes them (4.x).
+def positions_from_mask(attention_mask: Any, *, release: str = "5.x") -> np.ndarray:
+    """Position ids of a padded batch, as Hugging Face's ``generate`` computes them.
 
-    ``ids = cumsum(mask, axis=-1) − 1``, then ``ids = 1`` wherever ``mask == 0``: the
+    ``ids = cumsum(mask, axis=-1) − 1``, then ``ids = v`` wherever ``mask == 0``: the
     ``r``-th real token of a row (counting from 0) gets position ``r`` whatever the
-    padding before it, and every padded slot gets the harmless value 1 (its key is masked
-    out; the value only has to be a valid index). This is
-    ``GenerationMixin.prepare_inputs_for_generation`` of huggingface/transformers
-    (``generation/utils.py``, read at commit ``1097d4b3``). Release 5.23.0 fills padded
-    slots with 0 instead (``_prepare_position_ids_for_generation``); the real tokens get the
-    same ids. Right padding gives ``0 … k−1`` for the ``k`` real tokens,
-    as ``arange`` would; left padding is where ``arange`` and this differ.
+    padding before it, and every padded slot gets the value ``v`` (its key is masked out;
+    the value only has to be a valid index). ``v`` depends on the release:
 
-    During generation the mask grows by a column of ones per new token and the ids are
-    recomputed from the whole mask, so the new token's id, the last column, is the number
-    of real tokens before it in its row. Introduced in notebook 11.
+    - ``release="5.x"`` (the default): ``v = 0``. transformers 5.x,
+      ``GenerationMixin._prepare_position_ids_for_generation`` in ``generation/utils.py``,
+      ``masked_fill(attention_mask == 0, 0)`` (read in releases 5.23.0 and 5.24.0);
+    - ``release="4.x"``: ``v = 1``. transformers 4.x,
+      ``GenerationMixin.prepare_inputs_for_generation`` (same file, read at commit
+      ``1097d4b3``), ``masked_fill_(attention_mask == 0, 1)``.
+
+    The real tokens get the same ids in both. Right padding gives ``0 … k−1`` for the
+    ``k`` real tokens, as ``arange`` would; left padding is where ``arange`` and this differ.
+
+    Decode steps differ between the releases. 4.x appends a column of ones to the mask per
+    new token and recomputes the ids from the whole mask, so the new token's id, the last
+    column of ``positions_from_mask(grown, release="4.x")``, is the number of real tokens
+    before it in its row. 5.x (``_update_model_kwargs_for_generation``) gives the new token
+    the row's last id plus 1. For a left-padded or unpadded row the two agree; for a
+    right-padded row the last id is a padded slot's 0, so in 5.x its new tokens restart
+    at 1, 2, … (the reason generation pads on the left). Introduced in notebook 11.
 
     Parameters
     ----------
     attention_mask : array_like, shape (batch, n)
         1 for a token, 0 for padding (bool, integer or float entries).
+    release : {"5.x", "4.x"}
+        Whose value to put at padded slots: 0 (5.x, the current releases) or 1 (4.x).
 
     Returns
     -------
@@ -103,8 +123,9 @@ def positions_from_mask(attention_mask: Any) -> np.ndarray:
         ``(batch, n)`` int64 array.
     """
     mask = _check_mask(attention_mask)
+    padded = PADDED_POSITIONS[check_choice(release, RELEASES, "release")]
     ids = np.cumsum(mask, axis=-1) - 1
-    ids[mask == 0] = PADDED_POSITION
+    ids[mask == 0] = padded
     return ids
 
 
@@ -126,10 +147,15 @@ def _check_lengths(lengths: Any) -> np.ndarray:
 def packed_positions(lengths: Any) -> np.ndarray:
     """Positions of documents packed into one row: ``0 … L_j − 1`` for each document ``j``.
 
-    For lengths ``(3, 2)``: ``[0, 1, 2, 0, 1]``. Hugging Face's flash-attention path reads
-    a new document wherever a position is 0 (``prepare_fa2_from_position_ids``), its
-    ``masking_utils`` wherever consecutive positions do not step by +1. Introduced in
-    notebook 11.
+    For lengths ``(3, 2)``: ``[0, 1, 2, 0, 1]``. Hugging Face reads the documents back from
+    such ids only when no 2-D attention mask is passed. Its flash-attention path starts a
+    document wherever a position equals ``position_ids.min()``
+    (``prepare_fa_kwargs_from_position_ids`` in ``modeling_flash_attention_utils.py``,
+    release 5.24.0); before the rename it was ``prepare_fa2_from_position_ids``, which
+    started one wherever a position is 0 (read at commit ``7713be1e`` and in 4.46.3): the
+    same documents for these ids, whose minimum is 0. Its ``masking_utils`` starts one
+    wherever consecutive positions do not step by +1 (``find_packed_sequence_indices``,
+    commit ``2ccc6cae``). Introduced in notebook 11.
 
     Parameters
     ----------
@@ -551,7 +577,10 @@ def decode_step(
     hides padded slots) and to itself. With the same positions, prefill followed by
     decode steps gives the outputs of one :func:`decoder_forward` over the whole
     sequence (to rounding). ``position`` must be greater than every position already
-    cached for a token of its row: positions never move backwards or repeat. The options
+    cached for a token of its row: this toy decoder requires positions that move forward,
+    which catches an off-by-one backwards. Real systems break that on purpose: StreamingLLM
+    renumbers every cached key, M-RoPE repeats ids, and a right-padded row in
+    transformers 5.x restarts at 1 (:func:`positions_from_mask`). The options
     (``encoding``, ``base``, ``layout``, ``rotary_dims``) must be those the cache was
     built with, recorded in it; others are refused. Introduced in notebook 11.
 
@@ -590,9 +619,9 @@ def decode_step(
     if behind.size:
         row = int(behind[0])
         raise ValueError(
-            "position must be greater than every position already in the cache (positions never move "
-            f"backwards or repeat): row {row} has a token at {latest[row]:g} and got position "
-            f"{position[row]:g}"
+            "position must be greater than every position already in the cache (this toy decoder "
+            "requires positions that move forward; real systems such as StreamingLLM or M-RoPE may "
+            f"not): row {row} has a token at {latest[row]:g} and got position {position[row]:g}"
         )
     length = cache.keys.shape[2]
     check_table_size((batch, n_heads, length + 1, d_head), np.float64, name="grown cache")
@@ -608,6 +637,8 @@ def decode_step(
 __all__ = [
     "ENCODINGS",
     "PADDED_POSITION",
+    "PADDED_POSITIONS",
+    "RELEASES",
     "DecoderWeights",
     "KVCache",
     "block_causal_mask",

@@ -53,7 +53,7 @@ def ids_by_loop(mask):
         count, ids = 0, []
         for m in row:
             count += m
-            ids.append(count - 1 if m else 1)
+            ids.append(count - 1 if m else 0)  # 5.x: padded slots 0
         out.append(ids)
     return np.array(out)
 
@@ -73,9 +73,9 @@ def test_the_cases_tell_the_mistakes_apart():
     # the five typical mistakes, written here, differ from the loop and from each other on some case
     wrong = [
         lambda m: np.broadcast_to(np.arange(m.shape[1]), m.shape),
-        lambda m: np.where(m == 0, 1, np.cumsum(m, axis=-1)),
+        lambda m: np.where(m == 0, 0, np.cumsum(m, axis=-1)),
         lambda m: np.cumsum(m, axis=-1) - 1,
-        lambda m: np.where(m == 0, 0, np.cumsum(m, axis=-1) - 1),
+        lambda m: np.where(m == 0, 1, np.cumsum(m, axis=-1) - 1),
         lambda m: np.cumsum(m, axis=-1) - m,
     ]
     outputs = [[f(m).tolist() for m in masks] for f in [ids_by_loop, *wrong]]
@@ -86,9 +86,9 @@ def test_the_cases_tell_the_mistakes_apart():
     ("function", "phrase"),
     [
         (lambda mask: np.broadcast_to(np.arange(mask.shape[1]), mask.shape), "arange ids"),
-        (lambda mask: np.where(mask == 0, 1, np.cumsum(mask, axis=-1)), "start at 1"),
+        (lambda mask: np.where(mask == 0, 0, np.cumsum(mask, axis=-1)), "start at 1"),
         (lambda mask: np.cumsum(mask, axis=-1) - 1, "padded slots are −1"),
-        (lambda mask: np.where(mask == 0, 0, np.cumsum(mask, axis=-1) - 1), "release 5.23.0"),
+        (lambda mask: np.where(mask == 0, 1, np.cumsum(mask, axis=-1) - 1), "transformers 4.x"),
         (lambda mask: np.cumsum(mask, axis=-1) - mask, "exclusive cumulative sum"),
     ],
 )
@@ -100,7 +100,7 @@ def test_position_ids_explains_mistakes(function, phrase):
 def test_a_wrong_function_is_shown_the_mask_it_got_wrong():
     # real tokens right, a padded last slot gets 7: first wrong on case 2, [[1, 1, 0], [0, 1, 1]]
     def pads_seven_on_the_right(mask):
-        ids = np.where(mask == 0, 1, np.cumsum(mask, axis=-1) - 1)
+        ids = np.where(mask == 0, 0, np.cumsum(mask, axis=-1) - 1)
         ids[:, -1] = np.where(mask[:, -1] == 0, 7, ids[:, -1])
         return ids
 
@@ -132,7 +132,7 @@ def test_dynamic_base_multiplier_by_logarithms():
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
-    [(13, "NTK alpha"), (4 ** (128 / 126), "static NTK-aware"), (4, "not multiplied by s"),
+    [(13, "its value at n = sL"), (4 ** (128 / 126), "static NTK-aware"), (4, "not multiplied by s"),
      (16 ** (128 / 126), "not 16")],
 )
 def test_dynamic_base_multiplier_explains_mistakes(answer, phrase):

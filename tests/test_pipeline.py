@@ -97,59 +97,94 @@ def slow_decoder(
 # --- positions_from_mask -----------------------------------------------------------------------
 
 
-def hf_generate_ids(mask_rows):
-    """transformers generation/utils.py @ 1097d4b3, prepare_inputs_for_generation, in plain Python:
-    position_ids = mask.cumsum(-1) - 1; position_ids.masked_fill_(mask == 0, 1)."""
+def hf_generate_ids(mask_rows, padded=0):
+    """transformers generation/utils.py, in plain Python: position_ids = mask.cumsum(-1) - 1, then
+    masked_fill(mask == 0, padded): padded = 0 in 5.x (_prepare_position_ids_for_generation, releases
+    5.23.0 and 5.24.0), 1 in 4.x (prepare_inputs_for_generation, commit 1097d4b3)."""
     out = []
     for row in mask_rows:
         total, ids = 0, []
         for m in row:
             total += m
-            ids.append(total - 1 if m else 1)
+            ids.append(total - 1 if m else padded)
         out.append(ids)
     return out
 
 
 def test_positions_from_mask_by_hand():
     mask = [[0, 0, 1, 1, 1], [1, 1, 1, 0, 0], [1, 1, 1, 1, 1], [0, 0, 0, 0, 0], [1, 0, 1, 0, 1]]
-    expected = [[1, 1, 0, 1, 2], [0, 1, 2, 1, 1], [0, 1, 2, 3, 4], [1, 1, 1, 1, 1], [0, 1, 1, 1, 2]]
-    got = positions_from_mask(mask)
-    assert got.dtype == np.int64
-    np.testing.assert_array_equal(got, expected)
-    np.testing.assert_array_equal(got, hf_generate_ids(mask))
+    release_5 = [[0, 0, 0, 1, 2], [0, 1, 2, 0, 0], [0, 1, 2, 3, 4], [0, 0, 0, 0, 0], [0, 0, 1, 0, 2]]
+    release_4 = [[1, 1, 0, 1, 2], [0, 1, 2, 1, 1], [0, 1, 2, 3, 4], [1, 1, 1, 1, 1], [0, 1, 1, 1, 2]]
+    for got, expected, padded in [
+        (positions_from_mask(mask), release_5, 0),  # the default follows the current release
+        (positions_from_mask(mask, release="5.x"), release_5, 0),
+        (positions_from_mask(mask, release="4.x"), release_4, 1),
+    ]:
+        assert got.dtype == np.int64
+        np.testing.assert_array_equal(got, expected)
+        np.testing.assert_array_equal(got, hf_generate_ids(mask, padded))
+
+
+def test_the_padded_value_by_release():
+    assert pu.pipeline.PADDED_POSITIONS == {"5.x": 0, "4.x": 1}
+    assert pu.pipeline.RELEASES[0] == "5.x" and pu.pipeline.PADDED_POSITION == 0
 
 
 def test_positions_from_mask_accepts_bool_and_float_masks():
     mask = np.array([[False, True, True]])
-    np.testing.assert_array_equal(positions_from_mask(mask), [[1, 0, 1]])
-    np.testing.assert_array_equal(positions_from_mask(mask.astype(np.float32)), [[1, 0, 1]])
+    np.testing.assert_array_equal(positions_from_mask(mask), [[0, 0, 1]])
+    np.testing.assert_array_equal(positions_from_mask(mask.astype(np.float32)), [[0, 0, 1]])
+    np.testing.assert_array_equal(positions_from_mask(mask, release="4.x"), [[1, 0, 1]])
     assert positions_from_mask(np.zeros((2, 0), dtype=int)).shape == (2, 0)
 
 
 def test_decode_position_is_the_count_of_real_tokens():
-    # generate appends a column of ones per step and recomputes; the last id counts real tokens before it
+    # 4.x appends a column of ones per step and recomputes; the last id counts real tokens before it
     mask = np.array([[0, 0, 1, 1], [1, 1, 1, 1]])
     grown = np.concatenate([mask, np.ones((2, 1), dtype=int)], axis=1)
-    np.testing.assert_array_equal(positions_from_mask(grown)[:, -1], [2, 4])
+    for release in ("4.x", "5.x"):  # the new column's id does not depend on the padded value
+        np.testing.assert_array_equal(positions_from_mask(grown, release=release)[:, -1], [2, 4])
+    # 5.x gives the last id plus 1: the same for left padding (last ids 1 and 3)
+    np.testing.assert_array_equal(positions_from_mask(mask)[:, -1] + 1, [2, 4])
+
+
+def test_a_right_padded_row_restarts_at_1_in_release_5():
+    # [t, t, t, pad, pad]: 5.x's last id is the pad's 0, so the next token gets 0 + 1 = 1;
+    # 4.x recomputes from the grown mask [1, 1, 1, 0, 0, 1]: 3 real tokens before it, id 3
+    mask = np.array([[1, 1, 1, 0, 0]])
+    assert positions_from_mask(mask)[0, -1] + 1 == 1
+    grown = np.array([[1, 1, 1, 0, 0, 1]])
+    assert positions_from_mask(grown, release="4.x")[0, -1] == 3
 
 
 @given(
     pads=st.lists(st.integers(0, 6), min_size=1, max_size=5),
     real=st.lists(st.integers(0, 6), min_size=5, max_size=5),
     left=st.booleans(),
+    release=st.sampled_from(["5.x", "4.x"]),
 )
-def test_real_tokens_are_numbered_from_zero_whatever_the_padding(pads, real, left):
+def test_real_tokens_are_numbered_from_zero_whatever_the_padding(pads, real, left, release):
     width = max(p + r for p, r in zip(pads, real, strict=False))
     rows = []
     for r in real[: len(pads)]:
         pad = [0] * (width - r)
         rows.append(pad + [1] * r if left else [1] * r + pad)
-    ids = positions_from_mask(rows)
+    ids = positions_from_mask(rows, release=release)
     mask = np.array(rows)
+    padded = {"5.x": 0, "4.x": 1}[release]
     for row_ids, row_mask in zip(ids, mask, strict=True):
         np.testing.assert_array_equal(row_ids[row_mask == 1], np.arange(row_mask.sum()))
-        assert np.all(row_ids[row_mask == 0] == 1)
-    np.testing.assert_array_equal(ids, hf_generate_ids(rows))
+        assert np.all(row_ids[row_mask == 0] == padded)
+    np.testing.assert_array_equal(ids, hf_generate_ids(rows, padded))
+    # the releases differ only at padded slots
+    other = positions_from_mask(rows, release="4.x" if release == "5.x" else "5.x")
+    np.testing.assert_array_equal(ids[mask == 1], other[mask == 1])
+
+
+@pytest.mark.parametrize("release", ["5", "4", "5.24", "latest", None, 5, ["5.x"]])
+def test_positions_from_mask_refuses_other_releases(release):
+    with pytest.raises(ValueError, match=r"^release must be one of '5\.x', '4\.x', got"):
+        positions_from_mask([[0, 1]], release=release)
 
 
 # --- packing ---------------------------------------------------------------------------------------
@@ -420,7 +455,11 @@ def test_decode_refuses_positions_that_move_backwards_or_repeat():
     decode_step(x, weights, [2, 3], cache)  # the next positions: fine
     decode_step(x, weights, [5, 9], cache)  # skipping ahead is allowed (an off-by-one shows as wrong outputs)
     with pytest.raises(
-        ValueError, match=r"^position must be greater.*row 1 has a token at 2 and got position 2"
+        ValueError,
+        match=(
+            r"^position must be greater.*this toy decoder requires.*"
+            r"row 1 has a token at 2 and got position 2"
+        ),
     ):
         decode_step(x, weights, [2, 2], cache)
     with pytest.raises(ValueError, match="row 0 has a token at 1 and got position 0"):

@@ -20,13 +20,15 @@ DECODE_MASK = (0, 0, 0, 1, 1, 1, 1)
 decode_position = Exercise(
     question=(
         "A row of a left-padded batch has the attention mask [0, 0, 0, 1, 1, 1, 1] after prefill: three "
-        "padded slots, then four prompt tokens. Hugging Face's generate (transformers 4.x) now decodes the "
-        "next token of this row. Which position id does that token get? Give a whole number."
+        "padded slots, then four prompt tokens. Hugging Face's generate now decodes the next token of this "
+        "row (transformers 4.x and 5.x agree here). Which position id does that token get? Give a whole "
+        "number."
     ),
     expected=4,
     hint=(
-        "generate appends a 1 to the mask for the new token and computes cumsum(mask) − 1 over the whole "
-        "row; the new token's id is the last entry. What does that count?"
+        "In 4.x, generate appends a 1 to the mask for the new token and computes cumsum(mask) − 1 over the "
+        "whole row; the new token's id is the last entry (5.x adds 1 to the last prompt id: the same here). "
+        "What does that count?"
     ),
     solution=(
         "grown = np.array([[0, 0, 0, 1, 1, 1, 1, 1]])       # the mask with the new token's 1\n"
@@ -47,10 +49,10 @@ decode_position = Exercise(
 
 
 def _hf_generate_ids(mask: np.ndarray) -> np.ndarray:
-    """cumsum − 1 along each row, then 1 at the padded slots (transformers 4.x)."""
+    """cumsum − 1 along each row, then 0 at the padded slots (transformers 5.x)."""
     mask = np.asarray(mask)
     ids = np.cumsum(mask, axis=-1) - 1
-    return np.where(mask == 0, 1, ids)
+    return np.where(mask == 0, 0, ids)
 
 
 def _arange_ids(mask: np.ndarray) -> np.ndarray:
@@ -60,16 +62,16 @@ def _arange_ids(mask: np.ndarray) -> np.ndarray:
 
 def _cumsum_only(mask: np.ndarray) -> np.ndarray:
     mask = np.asarray(mask)
-    return np.where(mask == 0, 1, np.cumsum(mask, axis=-1))
+    return np.where(mask == 0, 0, np.cumsum(mask, axis=-1))
 
 
 def _no_fill(mask: np.ndarray) -> np.ndarray:
     return np.cumsum(np.asarray(mask), axis=-1) - 1
 
 
-def _fill_zero(mask: np.ndarray) -> np.ndarray:
+def _fill_one(mask: np.ndarray) -> np.ndarray:
     mask = np.asarray(mask)
-    return np.where(mask == 0, 0, np.cumsum(mask, axis=-1) - 1)
+    return np.where(mask == 0, 1, np.cumsum(mask, axis=-1) - 1)
 
 
 def _exclusive_cumsum(mask: np.ndarray) -> np.ndarray:
@@ -90,20 +92,20 @@ POSITION_ID_CASES = (
 position_ids = FunctionExercise(
     question=(
         "Write position_ids(mask): for a 2-D NumPy array of 0s and 1s, shape (batch, n) (1 for a token, "
-        "0 for padding), return the position ids Hugging Face's generate computes in transformers 4.x: "
-        "the real tokens of each row numbered 0, 1, 2, … in order, and 1 at every padded slot. The checker "
+        "0 for padding), return the position ids Hugging Face's generate computes in transformers 5.x: "
+        "the real tokens of each row numbered 0, 1, 2, … in order, and 0 at every padded slot. The checker "
         "calls it on a few small masks: left- and right-padded, with holes, and a row of padding only."
     ),
     reference=_hf_generate_ids,
     cases=POSITION_ID_CASES,
     hint=(
         "np.cumsum(mask, axis=-1) counts the real tokens up to and including each slot; subtract 1, then "
-        "put 1 where mask == 0 (np.where)."
+        "put 0 where mask == 0 (np.where)."
     ),
     solution=(
         "def position_ids(mask):\n"
         "    ids = np.cumsum(mask, axis=-1) - 1     # the r-th real token gets r\n"
-        "    return np.where(mask == 0, 1, ids)     # padded slots: 1, as generate does\n"
+        "    return np.where(mask == 0, 0, ids)     # padded slots: 0, as generate does in 5.x\n"
         "answer = position_ids"
     ),
     mistakes=[
@@ -111,12 +113,12 @@ position_ids = FunctionExercise(
                       "at 0. Count the real tokens instead (np.cumsum of the mask)."),
         (_cumsum_only, "The real tokens start at 1: subtract 1 from the cumulative sum so the first is 0."),
         (_no_fill, "The real tokens are right, but the padded slots are −1 or other leftovers of the "
-                   "cumulative sum; generate sets them to 1."),
-        (_fill_zero, "That is the convention of transformers release 5.23.0 (padded slots 0). The question "
-                     "asks for 4.x's, which puts 1 there; the real tokens agree."),
+                   "cumulative sum; generate sets them to 0."),
+        (_fill_one, "That is the convention of transformers 4.x (padded slots 1). The question asks for "
+                    "5.x's, which puts 0 there; the real tokens agree."),
         (_exclusive_cumsum, "The real tokens are right, but each padded slot holds the number of real tokens "
                             "before it: that is cumsum(mask) − mask, an exclusive cumulative sum (TRL builds "
-                            "its ids this way). generate puts 1 at every padded slot."),
+                            "its ids this way). generate puts 0 at every padded slot."),
     ],
 )
 
@@ -138,12 +140,12 @@ dynamic_base_multiplier = Exercise(
         "it to d/(d−2)."
     ),
     solution=(
-        "bracket = 4.0 * 16384 / 4096 - (4.0 - 1)   # s² − s + 1 = 13, the NTK alpha\n"
+        "bracket = 4.0 * 16384 / 4096 - (4.0 - 1)   # s² − s + 1 = 13 at n = sL\n"
         "answer = bracket ** (128 / 126)            # about 13.54"
     ),
     mistakes=[
-        (13.0, "13 is the bracket s·n/L − (s − 1) = s² − s + 1 (the NTK alpha). The base is multiplied by "
-               "the bracket to the power d/(d−2)."),
+        (13.0, "13 is the bracket s·n/L − (s − 1) = s² − s + 1, its value at n = sL. The base is "
+               "multiplied by the bracket to the power d/(d−2)."),
         (DYNAMIC_S ** (DYNAMIC_D / (DYNAMIC_D - 2)), "That is the static NTK-aware rule with s = 4. The "
          "dynamic rule puts s·n/L − (s − 1) in place of s, which is 13 at n = sL."),
         (DYNAMIC_S, "The base is not multiplied by s: the bracket s·n/L − (s − 1) is 13 at n = sL, and it is "
