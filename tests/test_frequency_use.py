@@ -156,6 +156,22 @@ def test_a_larger_base_can_fail_where_a_smaller_one_works():
         smallest_base(4096, 128, [27_000.0, 28_000.0])
 
 
+def test_smallest_base_checks_the_last_offset_m_equal_to_l():
+    # eq. 11 asks B_m ≥ 0 for every m = 0 … L, L included. By hand (math.cos, one pair at a time):
+    # at d = 128 base 27,000 keeps B ≥ 0 up to m = 4078 (smallest 0.58, at m = 3478, far from 0)
+    # and B(4079) ≈ −0.092, so L = 4078 passes and L = 4079 must not
+    by_hand = [_profile_by_hand(m, 128, 27_000.0) for m in range(4080)]
+    assert min(by_hand[:4079]) > 0.5 and -0.1 < by_hand[4079] < -0.05
+    assert smallest_base(4078, 128, [27_000.0]) == 27_000.0
+    with pytest.raises(ValueError, match="candidates must include a base"):
+        smallest_base(4079, 128, [27_000.0])
+    # with a base that holds further (28,700: B ≥ 0 up to 4096, checked here too) it is the answer
+    assert min(_profile_by_hand(m, 128, 28_700.0) for m in range(4097)) >= 0
+    assert smallest_base(4079, 128, [27_000.0, 28_700.0]) == 28_700.0
+    assert first_negative_offset(128, 27_000.0, max_offset=4078) == 4079   # none up to 4078
+    assert first_negative_offset(128, 27_000.0, max_offset=4079) == 4079   # found at m = L itself
+
+
 TABLE_2 = {1000: 4.3e3, 2000: 1.6e4, 4000: 2.7e4, 8000: 8.4e4}   # Men et al., Table 2
 
 

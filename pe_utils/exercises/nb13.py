@@ -143,7 +143,8 @@ llama3_critical_dimension = Exercise(
     question=(
         f"Liu et al.'s critical dimension for d = {CRITICAL_D}, base {CRITICAL_BASE:.0f} and "
         f"T_train = {CRITICAL_LENGTH} (Llama 3 8B): the number of dimensions whose pair completes a "
-        "whole turn within T_train. Give a whole number."
+        "whole turn within T_train. Liu et al. write eq. 13 with base 10000; putting a model's own base "
+        "in its place is the course's computation, not a number from the paper. Give a whole number."
     ),
     expected=2 * math.ceil(_critical_argument(CRITICAL_BASE, CRITICAL_LENGTH)),
     hint=(
