@@ -39,6 +39,7 @@ unexport MPLBACKEND
 export PYTHONDONTWRITEBYTECODE =
 
 .PHONY: help setup lab test lint portability outputs environment clean navigation slides site workspace check-slides
+.PHONY: test-libraries
 
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
@@ -55,6 +56,7 @@ help:
 	@echo "make navigation   regenerate the navigation lines, the contents list and the README's list"
 	@echo "make environment  rewrite environment.yml from requirements.txt"
 	@echo "make clean        remove .venv and build leftovers"
+	@echo "make test-libraries  run pe_utils beside torch, transformers, diffusers and timm (own env: .venv-libraries)"
 
 setup: $(STAMP) $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP)
 
@@ -141,3 +143,24 @@ clean:
 .PHONY: bench
 bench: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP)
 	$(BIN)/python benchmarks/run.py
+
+# ---- The real libraries (tests/libraries/) ----
+# pe_utils beside torch, transformers, diffusers and timm, on the same inputs; prints what was verified.
+# Its own environment, .venv-libraries (git-ignored), from requirements-libraries.txt (every package
+# pinned, installed with --no-deps; torch a CPU build): `make lab` and `make test` never install it.
+# LIBRARIES_PIP_ARGS reaches pip: in CI --extra-index-url https://download.pytorch.org/whl/cpu (PyPI's
+# Linux torch pulls CUDA packages of several GB). LIBRARIES_PYTEST_ARGS reaches pytest.
+LIB_VENV  := .venv-libraries
+LIB_STAMP := $(LIB_VENV)/.installed
+LIBRARIES_PIP_ARGS ?=
+LIBRARIES_PYTEST_ARGS ?=
+$(LIB_STAMP): requirements-libraries.txt pyproject.toml
+	@test -x $(LIB_VENV)/bin/python || $(PYTHON) -m venv $(LIB_VENV)
+	$(LIB_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(LIB_VENV)/bin/python -m pip install --quiet --no-deps $(LIBRARIES_PIP_ARGS) -r requirements-libraries.txt
+	$(LIB_VENV)/bin/python -m pip install --quiet --no-deps -e .
+	@touch $(LIB_STAMP)
+
+test-libraries: $(LIB_STAMP)
+	HF_HUB_OFFLINE=1 $(LIB_VENV)/bin/python -m pytest -c tests/libraries/pytest.ini tests/libraries \
+		$(LIBRARIES_PYTEST_ARGS)
