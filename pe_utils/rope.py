@@ -2,13 +2,15 @@
 
 Instead of adding ``PE(p)`` to the token vector, RoPE rotates the query and
 the key of the token at position ``p``, pair by pair, by the angles
-``θ_i = p ω_i``. With the rotation of the libraries (RoFormer, GPT-J, Meta's
-Llama, GPT-NeoX, Hugging Face)::
+``θ_i = p ω_i``. The libraries (RoFormer, GPT-J, Meta's Llama, GPT-NeoX,
+Hugging Face) turn each pair by::
 
-    R(θ) = [[cos θ, −sin θ],
-            [sin θ,  cos θ]]          (counter-clockwise),
+    R(θ)ᵀ = [[cos θ, −sin θ],
+             [sin θ,  cos θ]]         (counter-clockwise for a pair read as (x, y)),
 
-``R_p`` the block-diagonal matrix of the blocks ``R(p ω_i)``, and
+the transpose of notebook 04's block ``R(θ)`` (04 stores a pair as
+``(sin, cos) = (y, x)``; swapping a pair's entries transposes a 2×2 rotation).
+With ``R_p`` the block-diagonal matrix of the blocks ``R(p ω_i)ᵀ``,
 ``R_pᵀ R_q = R_{q−p}``::
 
     (R_p a)·(R_q b) = a·R_{q−p} b,
@@ -16,8 +18,8 @@ Llama, GPT-NeoX, Hugging Face)::
 so the attention score of two rotated vectors depends on the positions only
 through the offset ``k = q − p``.
 
-Relation to notebook 04: ``T_k`` acts on ``(sin, cos)`` pairs with blocks
-``[[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]] = R(kω_i)ᵀ``, so
+Relation to notebook 04: ``T_k`` acts on ``(sin, cos)`` pairs with the blocks
+``R(kω_i) = [[cos kω_i, sin kω_i], [−sin kω_i, cos kω_i]]``, so
 ``R_p = T_pᵀ = T_{−p}`` (in either layout, with ``shift_matrix``'s layout).
 
 Partial rotary (notebook 11): many models rotate only the first ``r`` dimensions
@@ -90,8 +92,8 @@ def rope(
         u' = cos θ · u − sin θ · v
         v' = sin θ · u + cos θ · v
 
-    that is ``R(θ) = [[cos θ, −sin θ], [sin θ, cos θ]]``, the transpose of the
-    block of notebook 04's ``T_p``. Hence each row ``x_r`` becomes
+    that is ``R(θ)ᵀ = [[cos θ, −sin θ], [sin θ, cos θ]]``, the transpose of
+    notebook 04's block ``R(θ)`` of ``T_p``. Hence each row ``x_r`` becomes
     ``T_pᵀ x_r = T_{−p} x_r``; for a 2-D ``x``,
     ``rope(x, p, layout=L) == x @ shift_matrix(p, d, layout=L)``. And
 

@@ -19,8 +19,8 @@ ROPE_P, ROPE_Q = 3, 10
 
 rope_offset = Exercise(
     question=(
-        f"With the libraries' rotation R (counter-clockwise), the query at p = {ROPE_P} is rotated "
-        f"by R_p and the key at q = {ROPE_Q} by R_q. Their score (R_p a)·(R_q b) equals a·R_k b. "
+        f"RoPE rotates the query at p = {ROPE_P} by R_p (blocks R(p ωᵢ)ᵀ, notebook 04's block "
+        f"transposed) and the key at q = {ROPE_Q} by R_q. Their score (R_p a)·(R_q b) equals a·R_k b. "
         "What is k? Give an integer."
     ),
     expected=ROPE_Q - ROPE_P,
