@@ -339,3 +339,75 @@ def test_causal_unchanged_positions_judges_a_set_of_positions(answer, phrase):
     message = nb01.causal_unchanged_positions.check(answer).message
     assert phrase in message, message
     assert "shape" not in message and "3 numbers" not in message, message
+
+
+# Second readers' findings -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [[True, False, False, True, True], np.array([True, False, False, True, True]),
+     [1, 0, 0, 1, 1], np.array([1.0, 0.0, 0.0, 1.0, 1.0]), (0, 1, 1, 0, 0)],
+)
+def test_causal_unchanged_positions_recognises_a_mask(answer):
+    # One True/False (or 1/0) per position is a mask: the message says how to get positions.
+    result = nb01.causal_unchanged_positions.check(answer)
+    assert not result
+    assert "np.flatnonzero(mask)" in result.message
+    assert "more than once" not in result.message
+
+
+def test_causal_unchanged_positions_mask_advice_gives_the_answer():
+    # The advice works: flatnonzero of the right mask is the right answer.
+    mask = np.zeros(5, dtype=bool)
+    mask[[0, 3, 4]] = True
+    assert nb01.causal_unchanged_positions.check(np.flatnonzero(mask))
+
+
+@pytest.mark.parametrize(
+    ("answer", "bad", "rest"),
+    [
+        ([3, 4, 0, 1, 7], "entry 4: 7 is not a row 0 … 4", "The other entries are right"),
+        ([0, 4, 3, 1, 7], "entry 4: 7 is not a row 0 … 4", "The other entries are right"),
+        ([3, 4, 0, 1, 2.5], "entry 4: 2.5 is not a row", "The other entries are right"),
+        ([-1, 4, 0, 1, 2], "entry 0: -1 is not a row", "The other entries are right"),
+        ([7, 4, 0, 2, 1], "entry 0: 7 is not a row", "3, 4 differ too"),
+    ],
+)
+def test_outputs_follow_words_names_the_entry_that_is_no_row(answer, bad, rest):
+    # Either copy of "the" is right in every entry that is a row; the bad entry is named.
+    message = nb01.outputs_follow_words.check(answer).message
+    assert bad in message and rest in message, message
+
+
+@pytest.mark.parametrize("answer", [[0, 3, 4, 2, 1], [2, 3, 4, 0, 1], [0, 3, 4, 0, 1], [2, 3, 4, 2, 1]])
+def test_outputs_follow_words_explains_the_inverse_order(answer):
+    # Where each row of Y_a went in Y_c, found by a loop (rows 0 and 2 of Y_c are equal).
+    Y_a, Y_c = _sentence_outputs_by_loop()
+    assert all(np.allclose(Y_c[s], Y_a[t], atol=1e-12) for t, s in enumerate(answer))
+    result = nb01.outputs_follow_words.check(answer)
+    assert not result
+    assert "reverse question" in result.message and "argsort" in result.message
+
+
+def test_outputs_follow_words_one_based_with_either_the():
+    for answer in ([4, 5, 1, 2, 3], [1, 5, 4, 2, 3], [4, 5, 4, 2, 3]):
+        assert "numbered from 0" in nb01.outputs_follow_words.check(answer).message
+
+
+@pytest.mark.parametrize("answer", [[4, 4, 4, 4, 4], [0, 0, 1, 2, 3], [4, 3, 2, 1, 1]])
+def test_reverse_order_names_a_non_permutation(answer):
+    result = nb01.reverse_order.check(answer)
+    assert not result
+    assert "not a permutation" in result.message
+
+
+@pytest.mark.parametrize(
+    "answer", ["permutation invariant", "Permutation-invariant", " permutation  invariant. "])
+def test_sum_over_tokens_accepts_permutation_invariant(answer):
+    assert nb01.sum_over_tokens.check(answer)
+
+
+def test_sum_over_tokens_explains_permutation_equivariant():
+    result = nb01.sum_over_tokens.check("permutation equivariant")
+    assert not result and "f(PX) = P f(X)" in result.message

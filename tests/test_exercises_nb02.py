@@ -85,6 +85,7 @@ def test_period_of_bit_9_explains_mistakes(answer, phrase):
 def _angle_by_quadrant(s, c):
     """θ in [0, 2π) from the signs of sin and cos and one arccos (no arctan2)."""
     theta = np.arccos(np.clip(c, -1.0, 1.0))  # in [0, π]
+    # below the x axis the angle is 2π − θ
     return np.where(np.asarray(s) >= 0, theta, 2 * np.pi - theta)
 
 
@@ -92,7 +93,40 @@ def test_angle_from_pair_accepts_correct_functions():
     thetas = np.array([0.5, 2.0, 3.5, 5.5])
     np.testing.assert_allclose(_angle_by_quadrant(np.sin(thetas), np.cos(thetas)), thetas, atol=1e-12)
     assert nb02.angle_from_pair.check(_angle_by_quadrant)
+    # The natural answers pass: np.mod, %, or adding 2π to the negative angles.
+    assert nb02.angle_from_pair.check(lambda s, c: np.mod(np.arctan2(s, c), 2 * np.pi))
+    assert nb02.angle_from_pair.check(
+        lambda s, c: np.where(np.arctan2(s, c) < 0, np.arctan2(s, c) + 2 * np.pi, np.arctan2(s, c)))
     assert nb02.angle_from_pair.check(lambda s, c: np.arctan2(s, c) % (2 * np.pi))
+
+
+def test_angle_from_pair_reference_stays_in_zero_to_two_pi():
+    # Every case's expected angle lies in [0, 2π).
+    for s, c in nb02.angle_from_pair.cases:
+        theta = np.asarray(nb02.angle_from_pair.reference(s, c))
+        assert np.all((theta >= 0) & (theta < 2 * np.pi)), (s, c, theta)
+    assert any(np.ndim(s) == 0 and s == 0.0 for s, _ in nb02.angle_from_pair.cases)  # θ = 0
+
+
+@pytest.mark.parametrize("decimals", [1, 2, 3])
+def test_angle_from_pair_refuses_a_rounded_angle(decimals):
+    # The cases' angles have all their digits, so rounding the result is caught.
+    result = nb02.angle_from_pair.check(
+        lambda s, c: np.round(_angle_by_quadrant(s, c), decimals))
+    assert not result
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (lambda s, c: np.abs(np.arctan2(s, c)), "sign of the sine"),
+        (lambda s, c: np.arctan2(c, s), "swapped"),
+    ],
+)
+def test_angle_from_pair_explains_more_mistakes(answer, phrase):
+    result = nb02.angle_from_pair.check(answer)
+    assert not result
+    assert phrase in result.message, result.message
 
 
 def test_angle_from_pair_cases_cover_all_quadrants():
@@ -222,3 +256,19 @@ def test_position_on_circle_refuses_neighbours_without_a_false_explanation():
         result = nb02.position_on_circle.check(answer)
         assert not result
         assert "hint()" in result.message
+
+
+@pytest.mark.parametrize(
+    ("answer", "phrase"),
+    [
+        (-3 * math.pi / 4, "np.arctan2's angle in radians"),
+        (-2.356, "np.arctan2's angle in radians"),  # as rounded on screen
+        (-135, "in degrees"),
+    ],
+)
+def test_position_on_circle_explains_raw_arctan2_angles(answer, phrase):
+    # np.arctan2(-√½, -√½) is −3π/4, i.e. −135°: the angle before it is wrapped into [0, 2π).
+    assert math.isclose(math.atan2(-math.sqrt(0.5), -math.sqrt(0.5)), -3 * math.pi / 4)
+    result = nb02.position_on_circle.check(answer)
+    assert not result
+    assert phrase in result.message

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..attention import fixed_weights, permutation_matrix, self_attention, token_embeddings
 from . import CheckResult, Exercise, FunctionExercise
-from ._answers import Refusal, read_real
+from ._answers import Refusal, format_number, read_real
 
 __all__ = [
     "causal_unchanged_positions",
@@ -24,7 +24,27 @@ __all__ = [
     "sum_over_tokens",
 ]
 
-reverse_order = Exercise(
+class _OrderExercise(Exercise):
+    """An order array of 5 rows: one that repeats a row 0 … 4 is named as no permutation."""
+
+    def _check(self, answer: object) -> CheckResult:
+        read = read_real(answer, budget=10_000)
+        if isinstance(read, Refusal) or read.shape != (5,) or not np.all(np.isfinite(read)):
+            return super()._check(answer)
+        if np.all((read >= 0) & (read <= 4) & (read == np.round(read))):
+            given = [int(r) for r in read]
+            repeated = sorted({r for r in given if given.count(r) > 1})
+            if repeated:
+                return CheckResult(
+                    False,
+                    f"Not quite: that is not a permutation, since row {repeated[0]} is listed "
+                    f"{given.count(repeated[0])} times. An order array lists each row 0 … 4 "
+                    "exactly once.",
+                )
+        return super()._check(answer)
+
+
+reverse_order = _OrderExercise(
     "A matrix X has 5 rows. Give the order array for which permutation_matrix(order) @ X "
     "lists the rows of X in reverse, last row first (whole numbers, as a list or an array).",
     np.array([4, 3, 2, 1, 0]),
@@ -140,24 +160,68 @@ def _outputs_follow_words_reference() -> np.ndarray:
     return np.array(found, dtype=np.int64)
 
 
+def _inverse_answers() -> list[np.ndarray]:
+    """Where each row of Y_a went in Y_c: the reverse question, every variant of it.
+
+    Rows 0 and 2 of Y_c (the two copies of "the") are equal, so either may stand for them.
+    """
+    Y_a, Y_c = _sentence_outputs()
+    choices = [[s for s in range(len(Y_c)) if np.allclose(Y_c[s], Y_a[t], rtol=0, atol=1e-12)]
+               for t in range(len(Y_a))]
+    variants = [[]]
+    for options in choices:
+        variants = [v + [s] for v in variants for s in options]
+    return [np.array(v, dtype=np.float64) for v in variants]
+
+
 class _RowsExercise(Exercise):
     """An answer that is one row index of Y_a per row of Y_c.
 
     Rows 0 and 3 of Y_a are equal (the two copies of "the"), so either index is right wherever
-    one of them is: an answer of whole numbers 0 … 4 is read with each index replaced by the
-    first row of Y_a that has the same output, then judged as usual.
+    one of them is: each entry that is a row 0 … 4 is read as the first row of Y_a with the same
+    output, then judged as usual. An entry that is no row is named, and the other entries are
+    judged by the same rule. The reverse question (where each row of Y_a went) gets its own
+    message.
     """
 
     def _check(self, answer: object) -> CheckResult:
+        n = len(_SENTENCE_A)
         read = read_real(answer, budget=10_000)
-        if (
-            isinstance(read, Refusal)
-            or read.shape != (len(_SENTENCE_A),)
-            or not np.all(np.isfinite(read))
-            or np.any(read != np.round(read))
-            or np.any((read < 0) | (read >= len(_SENTENCE_A)))
-        ):
+        if isinstance(read, Refusal) or read.shape != (n,):
             return super()._check(answer)
+        whole = np.isfinite(read) & (read == np.round(np.nan_to_num(read)))
+        valid = whole & (read >= 0) & (read < n)
+        if not valid.all():
+            shifted = read - 1
+            if whole.all() and np.all((shifted >= 0) & (shifted < n)):
+                canonical = _canonical_rows([int(s) for s in shifted])
+                if np.array_equal(canonical, _outputs_follow_words_reference()):
+                    return CheckResult(
+                        False,
+                        "Not quite. Rows are numbered from 0: the first word of sentence a is "
+                        "row 0, the last is row 4.",
+                    )
+            bad = [r for r in range(n) if not valid[r]]
+            named = "; ".join(f"entry {r}: {format_number(float(read[r]))} is not a row 0 … {n - 1}"
+                              for r in bad)
+            reference = _outputs_follow_words_reference()
+            wrong = [r for r in range(n) if valid[r]
+                     and _canonical_rows([int(read[r])])[0] != reference[r]]
+            if not wrong:
+                rest = "The other entries are right."
+            else:
+                rest = "Of the other entries, " + ", ".join(map(str, wrong)) + " differ too."
+            return CheckResult(
+                False,
+                f"Not quite: {named} (rows are whole numbers, numbered from 0). {rest}",
+            )
+        if any(np.array_equal(read, inverse) for inverse in _inverse_answers()):
+            return CheckResult(
+                False,
+                "Not quite. That answers the reverse question: for each row of Y_a, where it went "
+                "in Y_c (the inverse order, np.argsort). The question asks, for each row r of "
+                "Y_c, which row of Y_a it equals.",
+            )
         canonical = _canonical_rows([int(s) for s in read])
         if np.array_equal(canonical, read):
             return super()._check(answer)
@@ -187,16 +251,7 @@ outputs_follow_words = _RowsExercise(
             "the output of the word that stands at position r of sentence c.",
         ),
         (
-            lambda: _canonical_rows(list(np.argsort(_SENTENCE_C_ORDER))),
-            "That answers the reverse question: where each row of Y_a went in Y_c. The question "
-            "asks, for each row r of Y_c, which row of Y_a it equals.",
-        ),
-        (
             np.array([4, 5, 1, 2, 3]),
-            "Rows are numbered from 0: the first word of sentence a is row 0, the last is row 4.",
-        ),
-        (
-            np.array([1, 5, 1, 2, 3]),
             "Rows are numbered from 0: the first word of sentence a is row 0, the last is row 4.",
         ),
     ],
@@ -256,7 +311,19 @@ pooled_output = Exercise(
     ],
 )
 
-sum_over_tokens = Exercise(
+class _WordExercise(Exercise):
+    """A word answer that may say "permutation invariant" (or "permutation-equivariant") in full."""
+
+    def _check(self, answer: object) -> CheckResult:
+        if isinstance(answer, str):
+            words = answer.strip().strip("'\"").strip().lower()
+            for prefix in ("permutation-", "permutation "):
+                if words.startswith(prefix) and words[len(prefix):].strip():
+                    return super()._check(words[len(prefix):].strip())
+        return super()._check(answer)
+
+
+sum_over_tokens = _WordExercise(
     "Is the function f(X) = X.sum(axis=0) (the sum over tokens) permutation 'equivariant' or "
     "'invariant'? Answer with one of these two words.",
     "invariant",
@@ -384,8 +451,27 @@ class _PositionsExercise(Exercise):
         super().__init__(*args, **kwargs)
         self.n_positions = n_positions
 
+    def _is_mask(self, answer: object, read: object) -> bool:
+        """True for one True/False (or 1/0) entry per position: a mask, not positions."""
+        n = self.n_positions
+        if isinstance(answer, np.ndarray) and answer.dtype == np.bool_:
+            return answer.shape == (n,)
+        if isinstance(answer, (list, tuple)) and len(answer) == n:
+            if all(isinstance(x, (bool, np.bool_)) for x in answer):
+                return True
+        # A list of n entries, all 0 or 1, repeats a position anyway: read it as a mask.
+        return (isinstance(read, np.ndarray) and read.shape == (n,)
+                and bool(np.all((read == 0) | (read == 1))))
+
     def _check(self, answer: object) -> CheckResult:
         read = read_real(answer, budget=10_000)
+        if self._is_mask(answer, read):
+            return CheckResult(
+                False,
+                f"Not quite: that looks like a mask, one True/False (or 1/0) per position 0 … "
+                f"{self.n_positions - 1}. The question asks for the positions themselves: "
+                "np.flatnonzero(mask) turns a mask into them.",
+            )
         if isinstance(read, Refusal):
             if read.huge or read.shape is not None:
                 return super()._check(answer)

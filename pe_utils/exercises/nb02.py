@@ -102,8 +102,16 @@ def _angle_reference(s: object, c: object) -> np.ndarray:
     return np.mod(np.arctan2(s, c), 2 * np.pi)
 
 
-_ANGLES = (0.5, 2.0, 3.5, 5.5, np.array([0.3, 1.9, 2.8, 4.0, 4.9, 6.0]))
-_ANGLE_CASES = [(np.sin(theta), np.cos(theta)) for theta in _ANGLES]
+# Angles with all their digits, so that a function that rounds its result fails, and θ = 0.
+# Scalars first, the array last. (No point a hair below the x axis: there np.mod(θ, 2π) rounds
+# up to exactly 2π, a floating-point corner this exercise is not about.)
+_ANGLES = (0.0, 0.5772156649, 2.7182818285, 3.6055512755, 5.4365636569,
+           np.array([0.3183098862, 1.9318516526, 2.8284271247, 4.0824829046, 4.9348022005,
+                     6.0827625303]))
+_ANGLE_CASES = [
+    *((np.sin(theta), np.cos(theta)) for theta in _ANGLES[:-1]),
+    (np.sin(_ANGLES[-1]), np.cos(_ANGLES[-1])),
+]
 
 angle_from_pair = FunctionExercise(
     "Write a function angle(s, c) that returns θ in [0, 2π) from s = sin θ and c = cos θ "
@@ -130,13 +138,19 @@ angle_from_pair = FunctionExercise(
         ),
         (
             lambda s, c: np.arccos(c),
-            "arccos uses the cosine alone and returns angles in [0, π]: it cannot tell θ from "
-            "2π − θ. Use both numbers.",
+            "That gives angles in [0, π] only: np.arccos(c), like abs(np.arctan2(s, c)), drops the "
+            "sign of the sine, so it cannot tell θ from 2π − θ. A negative angle of np.arctan2 "
+            "needs 2π added, not its sign removed: np.mod(θ, 2 * np.pi).",
         ),
         (
             lambda s, c: np.arctan2(s, c),
             "Nearly: np.arctan2 returns angles in (−π, π]. Wrap the negative ones into [0, 2π) "
             "with np.mod(θ, 2 * np.pi).",
+        ),
+        (
+            lambda s, c: np.arctan2(c, s),
+            "The arguments are swapped: np.arctan2 takes y (the sine) first, then x (the cosine). "
+            "Then wrap its negative angles into [0, 2π) with np.mod(θ, 2 * np.pi).",
         ),
         (
             lambda s, c: np.degrees(np.mod(np.arctan2(s, c), 2 * np.pi)),
@@ -228,6 +242,16 @@ position_on_circle = Exercise(
             225,
             "225 is the angle in degrees. The position is the angle divided by one step, "
             "360°/16 = 22.5°.",
+        ),
+        (
+            -3 * np.pi / 4,
+            "−3π/4 ≈ −2.356 is np.arctan2's angle in radians, in (−π, π]. Add one turn, 2π, to get "
+            "5π/4, then divide by one step, ω = 2π/16, to get the position.",
+        ),
+        (
+            -135,
+            "−135 is np.arctan2's angle in degrees, in (−180°, 180°]. Add 360° to get 225°, then "
+            "divide by one step, 360°/16 = 22.5°, to get the position.",
         ),
     ],
 )
