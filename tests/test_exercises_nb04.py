@@ -122,6 +122,16 @@ def test_shift_unknown_row_accepts_reference_and_the_shifted_encoding():
     assert nb04.shift_unknown_row.check(pe_utils.shift_matrix(3, 4) @ nb04.unknown_row)
 
 
+def test_shift_unknown_row_from_the_printed_row():
+    # the notebook prints x to 8 decimals: a learner who computes from them and rounds the
+    # result to 4 decimals passes; from 4 printed decimals the last digit can be off by one
+    shift = [3 * w for w in OMEGA_D4]
+    from_8 = turn_by_hand(nb04.unknown_row.round(8), shift).round(4)
+    assert nb04.shift_unknown_row.check(from_8)
+    from_4 = turn_by_hand(nb04.unknown_row.round(4), shift).round(4)
+    assert not nb04.shift_unknown_row.check(from_4)
+
+
 @pytest.mark.parametrize(
     ("angles", "phrase"),
     [

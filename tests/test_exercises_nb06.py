@@ -61,15 +61,30 @@ def test_changed_tokens_reference_and_mistakes():
     W_q, W_k, W_v = pu.fixed_weights(d, seed=0)
     X = pu.token_embeddings(tokens, d)
     pe = pu.sinusoidal_pe(6, d)
-    order = [0, 4, 2, 3, 1, 5]
     before = pu.self_attention(X + pe, W_q, W_k, W_v)
-    after = pu.self_attention(X[order] + pe, W_q, W_k, W_v)
-    # Token order[r] now sits in row r: compare it with its own output before the swap.
-    changed = int(np.sum(np.linalg.norm(after - before[order], axis=1) > 1e-9))
-    assert nb06.changed_tokens.check(changed)
-    assert "attends to them" in nb06.changed_tokens.check(2).message
-    assert "Without PE" in nb06.changed_tokens.check(0).message
-    assert "stayed change" in nb06.changed_tokens.check(4).message
+    # Move the words, keep the encodings: the word at position 1 goes to 4 and back.
+    moved = X.copy()
+    moved[[1, 4]] = X[[4, 1]]
+    after = pu.self_attention(moved + pe, W_q, W_k, W_v)
+    where_now = {word: tokens.index(word) for word in tokens}
+    where_now["two"], where_now["five"] = 4, 1
+    change = {word: float(np.linalg.norm(after[where_now[word]] - before[tokens.index(word)]))
+              for word in tokens}
+    least = min(change, key=change.get)
+    assert all(value > 1e-3 for value in change.values())  # all change (section 1's finding)
+    assert nb06.changed_tokens.check(least)
+    assert nb06.changed_tokens.check(" One ")
+    assert "'two' moved" in nb06.changed_tokens.check("two").message
+    assert "'five' moved" in nb06.changed_tokens.check("five").message
+    for other in set(tokens) - {least, "two", "five"}:
+        assert not nb06.changed_tokens.check(other)
+    assert "one of the words" in nb06.changed_tokens.check("seven").message
+
+
+def test_changed_tokens_does_not_repeat_section_1():
+    # section 1 asks how many outputs change (all); this one asks which changes least
+    assert "least" in nb06.changed_tokens.question
+    assert "How many" not in nb06.changed_tokens.question
 
 
 def test_changed_tokens_question_names_the_weights_it_is_about():
@@ -77,13 +92,16 @@ def test_changed_tokens_question_names_the_weights_it_is_about():
 
 
 def test_malformed_answers_get_a_message_not_an_error():
-    for exercise in (nb06.pe_norm, nb06.angle_after_scaling, nb06.changed_tokens):
+    for exercise in (nb06.pe_norm, nb06.angle_after_scaling):
         for answer in (None, "35.3", True, 35.3 + 0j, [6], {6}, print):
             result = exercise.check(answer)
             assert not result and "Expected a" in result.message
     for answer in (None, 6, True, ["encodings"], print):
         result = nb06.moved_encodings.check(answer)
         assert not result and "'encodings'" in result.message
+    for answer in (None, 6, True, ["one"], print):
+        result = nb06.changed_tokens.check(answer)
+        assert not result and "'one'" in result.message
 
 
 def test_changed_tokens_question_names_the_words_it_is_about():
@@ -108,5 +126,7 @@ def test_moved_encodings_reference_and_mistakes():
     assert nb06.moved_encodings.check(" Encodings. ")
     assert "test itself" in nb06.moved_encodings.check("words").message
     assert "no weight moved" in nb06.moved_encodings.check("weights").message
-    other = nb06.moved_encodings.check("positions")
+    for synonym in ("encoding", "the encodings", "PE", "positions", " Positional encodings. ", "PE(p)"):
+        assert nb06.moved_encodings.check(synonym), synonym
+    other = nb06.moved_encodings.check("tokens")
     assert not other and "'encodings'" in other.message

@@ -13,8 +13,9 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from . import Exercise
+from . import PLACEHOLDER, CheckResult, Exercise
 
 # --- 1. the norm of PE(p) ------------------------------------------------------
 
@@ -96,19 +97,23 @@ angle_after_scaling = Exercise(
     decimals=1,  # notebook 06 prints the angle as 35.3°
 )
 
-# --- 3. which outputs change ----------------------------------------------------
+# --- 3. which output changes least ---------------------------------------------
+
+CHANGED_WORDS = ("one", "two", "three", "four", "five", "six")
 
 changed_tokens = Exercise(
     question=(
         "The six words 'one two three four five six', token_embeddings(words, 8), PE added, "
         "and the course's fixed_weights(8). You swap the words at positions 1 and 4 "
-        "(the encodings stay where they are) and compare each word's output with its output before "
-        "the swap. How many of the six words get a different output? Give a whole number."
+        "(the encodings stay where they are) and compare each word's output with its own output "
+        "before the swap, by the length of the difference. Section 1 found that every output "
+        "changes. Which word's output changes least? Answer with the word, in quotes."
     ),
-    expected=6,
+    expected="one",
     hint=(
-        "A token's output is a weighted average over all tokens. Even a word that did not move "
-        "now sees two neighbours carrying different positions."
+        "Compute both outputs with self_attention, then put the old outputs in the new order: "
+        "the word now at position r sat at position order[r] before. The lengths of the row "
+        "differences give one number per word; take the word of the smallest."
     ),
     solution=(
         "words6 = 'one two three four five six'.split()\n"
@@ -120,18 +125,47 @@ changed_tokens = Exercise(
         "after6 = self_attention(inputs6[order6] + table6, *weights6)\n"
         "# the word now at position r had its old output in row order6[r]\n"
         "moved6 = np.linalg.norm(after6 - before6[order6], axis=1)\n"
-        "answer = int(np.sum(moved6 > 1e-9))   # 6: every output mixes all tokens"
+        "answer = words6[order6[int(np.argmin(moved6))]]   # 'one', at position 0: it changes by 0.16"
     ),
     mistakes=[
-        (2, "Only the two swapped words got new encodings, but every word attends to them."),
-        (0, "Without PE that would be right (outputs are only reordered). With PE, order matters."),
-        (4, "The four words that stayed change, and so do the two swapped ones."),
+        (
+            "two",
+            "'two' moved from position 1 to 4: its own encoding changed, and it changes among the "
+            "most. Look at the words that stayed.",
+        ),
+        (
+            "five",
+            "'five' moved from position 4 to 1: its own encoding changed, and it changes most. "
+            "Look at the words that stayed.",
+        ),
     ],
+    choices=CHANGED_WORDS,
 )
 
 # --- 4. checkpoint of section 1: what moved that should have stayed -------------
 
-moved_encodings = Exercise(
+# Other ways to say "the encodings", accepted as that word.
+ENCODING_SYNONYMS = ("encoding", "the encodings", "the encoding", "pe", "pe(p)", "positions",
+                     "the positions", "positional encodings", "positional encoding", "position",
+                     "encodings")
+
+
+class _WordWithSynonyms(Exercise):
+    """An Exercise whose expected word may also be written as one of ``synonyms``."""
+
+    def __init__(self, *args: Any, synonyms: tuple[str, ...], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._synonyms = frozenset(" ".join(word.split()).lower() for word in synonyms)
+
+    def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
+        if isinstance(answer, str):
+            said = " ".join(answer.split()).strip("'\"`.!? ").lower()
+            if said in self._synonyms:
+                answer = self.expected
+        return super().check(answer)
+
+
+moved_encodings = _WordWithSynonyms(
     question=(
         "A colleague computes Y = attend(X_a + PE) and Y_swapped = attend(swap @ (X_a + PE)), finds "
         "Y_swapped equal to swap @ Y, and concludes that adding PE changes nothing. What did they "
@@ -162,4 +196,5 @@ moved_encodings = Exercise(
         ),
     ],
     choices=("words", "encodings", "weights"),
+    synonyms=ENCODING_SYNONYMS,
 )
