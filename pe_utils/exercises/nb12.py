@@ -221,6 +221,11 @@ mae_emb_h = Exercise(
             "That reads the block as interleaved pairs (sin, cos, sin, cos). MAE's blocks are "
             "[sin | cos]: channel 4 is the cosine of frequency 0.",
         ),
+        (
+            -math.cos(MAE_TOKEN % MAE_GRID),
+            "Right channel and column, wrong sign: cos(2) is negative, since 2 radians lies past "
+            "π/2 ≈ 1.571, in the second quarter of the circle.",
+        ),
     ],
 )
 

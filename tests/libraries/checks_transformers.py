@@ -755,6 +755,32 @@ def check_packing() -> None:
             function="prepare_fa_kwargs_from_position_ids (cu_seqlens)",
             **names,
         )
+    # Reset ids with an all-ones 2-D mask (notebook 11 §3): eager and SDPA never read the ids (eager
+    # builds the plain causal mask, SDPA returns None for is_causal); flash-attention 2's
+    # flash_attention_mask drops the mask, so _flash_attention_forward reads the ids.
+    from transformers.modeling_flash_attention_utils import _is_packed_sequence
+
+    ids = torch.tensor(pe.packed_positions((4, 3, 5)))[None]
+    made = {}
+    for path in ("eager", "sdpa", "flash_attention_2"):
+        config._attn_implementation = path
+        made[path] = create_causal_mask(
+            config=config,
+            inputs_embeds=torch.zeros(1, 12, 8),
+            attention_mask=torch.ones_like(ids),
+            cache=None,
+            position_ids=ids,
+        )
+    names = dict(convention="packing: reset ids with an all-ones mask", library=LIB)
+    exact(
+        (to_numpy(made["eager"][0, 0]) == 0).astype(float),
+        np.tril(np.ones((12, 12))),
+        function="create_causal_mask (all-ones mask, eager): plain causal",
+        **names,
+    )
+    assert made["sdpa"] is None, "SDPA with an all-ones mask: expected None (is_causal)"
+    assert made["flash_attention_2"] is None, "flash_attention_mask keeps an all-ones mask"
+    assert bool(_is_packed_sequence(ids, 1)), "_is_packed_sequence does not see the reset ids"
 
 
 # --- M-RoPE ------------------------------------------------------------------------------------------
