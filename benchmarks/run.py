@@ -6,7 +6,7 @@
 
 Every number comes from this one run. Builder times are the minimum of several
 repeats (the least disturbed by other processes) and are shown as ratios
-against ``pe_utils.sinusoidal_pe`` so that they transfer between machines.
+against ``pe_utils.sinusoidal_pe_fast`` so that they transfer between machines.
 
 The commands are timed as a user meets them, in fresh clones of this repository's
 last commit (``git clone``; the pip and npm caches are whatever this machine has):
@@ -94,8 +94,8 @@ def builders(n: int, d: int) -> dict[str, Callable[[], object]]:
     """Name → zero-argument callable building the (n, d) table (the limit builds no table)."""
     angles = np.multiply.outer(np.arange(n, dtype=np.float64), frequencies(d, BASE))
     return {
-        "pe_utils": lambda: pu.sinusoidal_pe(n, d, base=BASE),
-        "direct": lambda: pu.sinusoidal_pe(n, d, base=BASE, method="direct"),
+        "pe_utils": lambda: pu.sinusoidal_pe_fast(n, d, base=BASE),
+        "direct": lambda: pu.sinusoidal_pe(n, d, base=BASE),
         "trig limit": lambda: (np.sin(angles), np.cos(angles)),
         "loop": lambda: pe_loop(n, d),
     }
@@ -134,9 +134,9 @@ def peak_ratio(build: Callable[[], object], table_bytes: int) -> float:
 
 
 def bench_builders(sizes: list[tuple[int, int]], repeats: int) -> dict[str, object]:
-    print("\n## Builders: time of each builder / time of pe_utils.sinusoidal_pe (higher = pe_utils faster)")
+    print("\n## Builders: time of each builder / time of sinusoidal_pe_fast (higher = pe_utils faster)")
     print("trig limit = np.sin and np.cos of the precomputed n × d/2 float64 angle grid, nothing else;")
-    print("direct = method='direct' (the plain vectorised formula); loop = nested Python loops,")
+    print("direct = sinusoidal_pe (the plain vectorised formula); loop = nested Python loops,")
     print(f"timed up to {LOOP_MAX_ENTRIES} entries and extrapolated linearly beyond (marked ~).")
     header = (
         f"{'n':>6} {'d':>5} {'table':>8} {'pe_utils':>9} {'limit':>7} {'direct':>7} {'loop':>9}"
@@ -228,8 +228,8 @@ def bench_accuracy(sizes: list[tuple[int, int]]) -> dict[str, object]:
     for n, d in sizes:
         omega = frequencies(d, BASE)
         errors = {}
-        errors["pe_utils"] = max_error(pu.sinusoidal_pe(n, d, base=BASE), omega)
-        errors["direct"] = max_error(pu.sinusoidal_pe(n, d, base=BASE, method="direct"), omega)
+        errors["pe_utils"] = max_error(pu.sinusoidal_pe_fast(n, d, base=BASE), omega)
+        errors["direct"] = max_error(pu.sinusoidal_pe(n, d, base=BASE), omega)
         loop = f"{max_error(pe_loop(n, d), omega):10.2e}" if n * d <= LOOP_MAX_ENTRIES else f"{'-':>10}"
         ratio = errors["pe_utils"] / errors["direct"]
         ratios.append(ratio)

@@ -53,10 +53,11 @@ from ._checks import (
     check_matrix,
     check_positive_count,
     check_positive_real,
+    check_proportion,
     check_table_size,
 )
 from .encoding import sinusoidal_pe
-from .frequency_use import check_proportion, p_rope_frequencies
+from .frequency_use import p_rope_frequencies
 from .similarity import commuting_part
 
 #: The four ways of giving the head positions, in the order notebook 10 trains them.
