@@ -58,7 +58,10 @@ MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
 MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
 MATHJAX_URL = "mathjax/tex-chtml-full.js"  # relative to a page; mathjax/ sits next to it
 # JupyterLab 4's TeX settings (@jupyterlab/mathjax-extension), so a page shows what the notebook
-# shows. MathJax 3 reads window.MathJax before it starts.
+# shows. MathJax 3 reads window.MathJax before it starts. The page's fonts (tools/course_fonts.py)
+# are loaded before MathJax typesets: it scales each formula to the x-height of the text around
+# it, measured as it typesets, and a font still loading would be measured as the machine's
+# fallback. A character MathJax's fonts lack, and an error's message, are drawn in the page's font.
 MATHJAX_CONFIG = r"""window.MathJax = {
   tex: {
     inlineMath: [['$', '$'], ['\\(', '\\)']],
@@ -66,8 +69,12 @@ MATHJAX_CONFIG = r"""window.MathJax = {
     processEscapes: true,
     processEnvironments: true
   },
-  chtml: { unknownFamily: @TEXT@, merrorFont: @TEXT@ }
-};""".replace("@TEXT@", json.dumps(course_fonts.MATHJAX_TEXT_FAMILY))  # a character its fonts lack; an error
+  chtml: { unknownFamily: @TEXT@, merrorFont: @TEXT@ },
+  startup: {
+    pageReady: () => Promise.all([...document.fonts].map((face) => face.load().catch(() => {})))
+      .then(() => MathJax.startup.defaultPageReady())
+  }
+};""".replace("@TEXT@", json.dumps(course_fonts.MATHJAX_TEXT_FAMILY))
 # The pages: nbconvert's lab template with its CDN scripts replaced (see the module docstring).
 # mermaid.js is only fetched (from a CDN) for a page with a mermaid diagram; the course has none,
 # and one could not be drawn offline anyway, so its loader is left out too.
