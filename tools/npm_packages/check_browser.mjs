@@ -272,7 +272,8 @@ function inspectPage() {
 // (``coverage``: family -> "700 italic" -> code point ranges, from tools/course_fonts.py), as the
 // browser would draw it from whatever font the machine has. One element is marked
 // (data-font-probe) for each new (font, character) pair, for fontsUsed() to ask the browser which
-// font drew it. A deck's slides are all laid out meanwhile, a site page's teacher notes opened;
+// font drew it; the probes are returned in document order, the order of the marked elements. A
+// deck's slides are all laid out meanwhile, a site page's teacher notes opened;
 // restoreAfterFonts() puts everything back.
 function markFontProbes(kind, coverage) {
   const declared = new Set([...document.fonts].map((face) => face.family.replace(/^["']|["']$/g, "")));
@@ -284,11 +285,6 @@ function markFontProbes(kind, coverage) {
       faces.set(`${family}|${face}`, points);
     }
   }
-  // The face CSS picks among 400 and 700, normal and italic (obliques serve as italics).
-  const faceOf = (family, style) => `${family}|${Number(style.fontWeight) >= 600 ? 700 : 400} `
-    + `${style.fontStyle === "normal" ? "normal" : "italic"}`;
-  const NO_GLYPH_NEEDED = /[\p{Default_Ignorable_Code_Point}\p{Cc}]/u;
-  const lacking = new Map();  // face -> { characters, first element }
   const state = { shown: null, opened: [] };
   if (kind === "deck") {
     state.shown = document.createElement("style");
@@ -306,46 +302,65 @@ function markFontProbes(kind, coverage) {
   };
   const where = (el) => {
     const slide = kind === "deck" && el.closest(".reveal .slides section");
-    if (!slide) return {};
+    if (!slide) return { what: describe(el) };
     const { h, v } = Reveal.getIndices(slide);
     const heading = slide.querySelector("h1, h2, h3, h4") || slide;
     const label = (heading.innerText || heading.textContent || "").replace(/¶/g, "").replace(/\s+/g, " ").trim().slice(0, 60);
-    return { h, v: v || 0, label };
+    return { h, v: v || 0, label, what: describe(el) };
   };
   // Not drawn as text a reader sees: scripts, styles, the notes (speaker view), MathJax's copy of a
-  // formula for screen readers (clipped to 1 px; it uses the browser's math font).
-  const SKIP = "script, style, noscript, template, aside.notes, mjx-assistive-mml";
-  const probes = [];
+  // formula for screen readers (clipped to 1 px; it uses the browser's math font). Skipped whole.
+  const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "MJX-ASSISTIVE-MML"]);
+  const skipped = (el) => SKIP.has(el.tagName.toUpperCase()) || el.matches("aside.notes");
+  // The face CSS picks among 400 and 700, normal and italic (obliques serve as italics).
+  const faceOf = (family, style) => `${family}|${Number(style.fontWeight) >= 600 ? 700 : 400} `
+    + `${style.fontStyle === "normal" ? "normal" : "italic"}`;
+  const NO_GLYPH_NEEDED = /[\p{Default_Ignorable_Code_Point}\p{Cc}]/u;
   const unshipped = new Map();  // family -> { count, first element }
-  const seen = new Set();
+  const lacking = new Map();  // face -> { characters, first element }
+  const seen = new Set();  // font + character
+  const marked = new Map();  // element -> where it is
   const scope = (kind === "deck" && document.querySelector(".reveal")) || document.body;
-  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_TEXT);
+  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => node.nodeType === Node.ELEMENT_NODE
+      ? (skipped(node) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP)
+      : NodeFilter.FILTER_ACCEPT,
+  });
+  let el = null, style = null, family = "", font = "", face = "";  // of the last text's element
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    const el = node.parentElement;
     const chars = node.data.replace(/\s+/g, "");
-    if (!chars || !el || el.closest(SKIP) || el.getClientRects().length === 0) continue;
-    const style = getComputedStyle(el);
-    const family = style.fontFamily.split(",")[0].trim().replace(/^["']|["']$/g, "");
-    if (!declared.has(family)) {
-      const entry = unshipped.get(family) || { count: 0, first: { ...where(el), what: describe(el) } };
-      entry.count++;
-      unshipped.set(family, entry);
+    if (!chars) continue;
+    if (node.parentElement !== el) {
+      el = node.parentElement;
+      style = el.getClientRects().length ? getComputedStyle(el) : null;  // null: not laid out
+      if (style) {
+        family = style.fontFamily.split(",")[0].trim().replace(/^["']|["']$/g, "");
+        font = `${style.fontFamily}|${style.fontWeight}|${style.fontStyle}|${style.fontStretch}|`;
+        face = faceOf(family, style);
+        if (!declared.has(family)) {
+          const entry = unshipped.get(family) || { count: 0, first: where(el) };
+          entry.count++;
+          unshipped.set(family, entry);
+        }
+      }
     }
-    const font = `${style.fontFamily}|${style.fontWeight}|${style.fontStyle}|${style.fontStretch}|`;
-    const fresh = [...new Set(chars)].filter((ch) => !seen.has(font + ch));
-    for (const ch of fresh) seen.add(font + ch);
-    const face = faceOf(family, style);
-    for (const ch of faces.has(face) ? fresh : []) {
-      if (faces.get(face).has(ch.codePointAt(0)) || NO_GLYPH_NEEDED.test(ch)) continue;
-      const entry = lacking.get(face) || { characters: [], first: { ...where(el), what: describe(el) } };
+    if (!style) continue;
+    let fresh = false;
+    for (const ch of chars) {
+      if (seen.has(font + ch)) continue;
+      seen.add(font + ch);
+      fresh = true;
+      if (!faces.has(face) || faces.get(face).has(ch.codePointAt(0)) || NO_GLYPH_NEEDED.test(ch)) continue;
+      const entry = lacking.get(face) || { characters: [], first: where(el) };
       entry.characters.push(ch);
       lacking.set(face, entry);
     }
-    if (fresh.length && !el.hasAttribute("data-font-probe")) {
-      el.setAttribute("data-font-probe", String(probes.length));
-      probes.push({ ...where(el), what: describe(el) });
+    if (fresh && !marked.has(el)) {
+      el.setAttribute("data-font-probe", "");
+      marked.set(el, where(el));
     }
   }
+  const probes = [...document.querySelectorAll("[data-font-probe]")].map((el) => marked.get(el));
   return { probes, unshipped: [...unshipped].map(([family, { count, first }]) => ({ family, count, first })),
     lacking: [...lacking].map(([face, { characters, first }]) => ({ face: face.replace("|", " "), characters, first })) };
 }
@@ -359,11 +374,13 @@ function restoreAfterFonts() {
 }
 
 // Which fonts drew a page's text, as the browser reports them (DevTools' CSS.getPlatformFontsForNode,
-// for the elements markFontProbes marked): a problem for every text set in a family the page does
-// not declare, and for every font that is not one of the page's own (a system font: a character
-// the page's fonts lack, or a font that did not load). A page without either draws no text with
-// the machine's fonts, so its layout is the same on every machine.
-async function fontsUsed(page, kind) {
+// for the elements markFontProbes marked, over the tab's DevTools session): a problem for every
+// text set in a family the page does not declare, every character its face lacks, and every font
+// that is not one of the page's own (a system font: a character the page's fonts lack, or a font
+// that did not load). A page without any draws no text with the machine's fonts, so its layout is
+// the same on every machine.
+async function fontsUsed(tab, kind) {
+  const { page, devtools } = tab;
   const { probes, unshipped, lacking } = await page.evaluate(markFontProbes, kind, job.fonts ?? {});
   const problems = unshipped.map(({ family, count, first }) => ({ ...first, kind: "font",
     detail: `${count} text(s) set in "${family}", a font the page does not ship, first ${first.what}` }));
@@ -372,31 +389,23 @@ async function fontsUsed(page, kind) {
     problems.push({ ...first, kind: "font", detail: `${face} has no glyph for ${named.join(", ")}`
       + `${characters.length > 8 ? ` and ${characters.length - 8} more` : ""}, first ${first.what}` });
   }
-  const client = await page.createCDPSession();
   try {
-    await client.send("DOM.enable");
-    await client.send("CSS.enable");
-    const { root } = await client.send("DOM.getDocument", { depth: 0 });
-    const { nodeIds } = await client.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "[data-font-probe]" });
-    const found = await Promise.all(nodeIds.map(async (nodeId) => {
-      const [{ fonts }, { attributes }] = await Promise.all([
-        client.send("CSS.getPlatformFontsForNode", { nodeId }), client.send("DOM.getAttributes", { nodeId })]);
-      return { probe: probes[Number(attributes[attributes.indexOf("data-font-probe") + 1])], fonts };
-    }));
+    const { root } = await devtools.send("DOM.getDocument", { depth: 0 });
+    const { nodeIds } = await devtools.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "[data-font-probe]" });
+    const found = await Promise.all(nodeIds.map((nodeId) => devtools.send("CSS.getPlatformFontsForNode", { nodeId })));
     const system = new Map();  // font -> { glyphs, first probe }
-    for (const { probe, fonts } of found) {
+    found.forEach(({ fonts }, index) => {
       for (const font of fonts.filter((font) => !font.isCustomFont)) {
-        const entry = system.get(font.familyName) || { glyphs: 0, first: probe };
+        const entry = system.get(font.familyName) || { glyphs: 0, first: probes[index] };
         entry.glyphs += font.glyphCount;
         system.set(font.familyName, entry);
       }
-    }
+    });
     for (const [name, { glyphs, first }] of system) {
       problems.push({ ...first, kind: "font", detail: `${glyphs} glyph(s) drawn with the system font "${name}", `
         + `not one the page ships (a character its fonts lack, or a font not loaded), first ${first.what}` });
     }
   } finally {
-    await client.detach().catch(() => {});
     await page.evaluate(restoreAfterFonts);
   }
   return problems;
@@ -415,7 +424,12 @@ function linkedSheetsWithHas(hrefs) {
 // console errors) goes to the page being checked; between two pages the tab shows about:blank.
 async function openTab(browser) {
   const page = await browser.newPage();
-  const tab = { page, faults: null };
+  // DevTools' CSS agent, for fontsUsed(), enabled once on the blank tab: enabled on a page, it
+  // reloads the page's resources (and logs "an unsafe attempt to load" a file: URL as an error).
+  const devtools = await page.createCDPSession();
+  await devtools.send("DOM.enable");
+  await devtools.send("CSS.enable");
+  const tab = { page, devtools, faults: null };
   const fault = (kind, detail) => { if (tab.faults) tab.faults.push({ kind, detail }); };
   await page.setViewport({ width: job.width, height: job.height });
   await page.setRequestInterception(true);
@@ -479,11 +493,8 @@ async function visit(tab, path, kind) {
     // How long the page kept its main thread busy (ms): loading, typesetting, layout, the checks.
     times.mainThread = Math.round(((await page.metrics()).TaskDuration - busy) * 1000);
     result.times = times;
-    result.problems = faults.concat(result.problems);
-    // Not the page's faults: what DevTools logs while it reads the page for fontsUsed (it reloads
-    // a file: page's resources, "an unsafe attempt to load" from a file: origin).
+    result.problems = faults.concat(result.problems, await fontsUsed(tab, kind));
     tab.faults = null;
-    result.problems.push(...await fontsUsed(page, kind));
     if (kind === "deck" && job.screenshotDir) {
       const stem = path.split("/").pop().replace(/\.slides\.html$/, "");
       for (const { h, v } of result.slides) {
