@@ -13,7 +13,9 @@ by ``make setup`` into tools/npm_packages/node_modules) is copied into ``<out>/m
 load it from there, configured as JupyterLab 4 configures it (``$…$`` inline, ``$$…$$`` displayed,
 ``\\$`` a dollar sign). nbconvert's own MathJax block is replaced: it loads MathJax 2 from a CDN
 and its ``tex2jax`` settings mean nothing to MathJax 3. require.js, which nbconvert also loads from
-a CDN, is left out: no output of the course needs it.
+a CDN, is left out: no output of the course needs it. The pages' fonts (npm package
+``dejavu-fonts-ttf``) are copied into ``<out>/fonts/``, so that text measures the same on every
+machine (tools/course_fonts.py).
 
 The interactive explorers (``pe_utils.explorers``, stored as Vega-Lite outputs, which nbconvert
 does not render) are drawn in the browser by local copies of vega, vega-lite and vega-embed,
@@ -38,6 +40,7 @@ from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import course_fonts  # noqa: E402  (the fonts the pages ship: text measures the same on every machine)
 import explorers_web  # noqa: E402  (interactive explorers: Vega-Lite drawn by local vega-embed)
 import navigation  # noqa: E402  (a sibling tool: titles, summaries, course order)
 
@@ -55,15 +58,23 @@ MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
 MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
 MATHJAX_URL = "mathjax/tex-chtml-full.js"  # relative to a page; mathjax/ sits next to it
 # JupyterLab 4's TeX settings (@jupyterlab/mathjax-extension), so a page shows what the notebook
-# shows. MathJax 3 reads window.MathJax before it starts.
+# shows. MathJax 3 reads window.MathJax before it starts. The page's fonts (tools/course_fonts.py)
+# are loaded before MathJax typesets: it scales each formula to the x-height of the text around
+# it, measured as it typesets, and a font still loading would be measured as the machine's
+# fallback. A character MathJax's fonts lack, and an error's message, are drawn in the page's font.
 MATHJAX_CONFIG = r"""window.MathJax = {
   tex: {
     inlineMath: [['$', '$'], ['\\(', '\\)']],
     displayMath: [['$$', '$$'], ['\\[', '\\]']],
     processEscapes: true,
     processEnvironments: true
+  },
+  chtml: { unknownFamily: @TEXT@, merrorFont: @TEXT@ },
+  startup: {
+    pageReady: () => Promise.all([...document.fonts].map((face) => face.load().catch(() => {})))
+      .then(() => MathJax.startup.defaultPageReady())
   }
-};"""
+};""".replace("@TEXT@", json.dumps(course_fonts.MATHJAX_TEXT_FAMILY))
 # The pages: nbconvert's lab template with its CDN scripts replaced (see the module docstring).
 # mermaid.js is only fetched (from a CDN) for a page with a mermaid diagram; the course has none,
 # and one could not be drawn offline anyway, so its loader is left out too.
@@ -113,8 +124,9 @@ def summary_html(summary: str) -> str:
 
 
 def style_page(page: str) -> str:
-    """A site page with the course's additions (``SITE_CSS``) after the template's style."""
-    return page.replace("</head>", f'<style id="course-site">{SITE_CSS}</style>\n</head>', 1)
+    """A site page with the course's fonts and additions (``SITE_CSS``) after the template's style."""
+    return page.replace(
+        "</head>", f'{course_fonts.style_tag()}\n<style id="course-site">{SITE_CSS}</style>\n</head>', 1)
 
 
 # What nbconvert's HTMLExporter does to a page after rendering it (nbconvert 7.17), done with
@@ -369,8 +381,9 @@ def write_index(
   <meta charset="utf-8">
   <title>{html.escape(heading)}</title>
   {mathjax_head(mathjax_url)}
+  {course_fonts.style_tag()}
   <style>
-    body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; line-height: 1.5; }}
+    body {{ max-width: 46rem; margin: 2rem auto; line-height: 1.5; }}
     ul.course {{ list-style: none; padding-left: 0; }}
     li {{ margin-bottom: 0.8rem; }}
   </style>
@@ -433,8 +446,9 @@ def write_documents(out: Path, folder: Path, mathjax_url: str = MATHJAX_URL) -> 
   <meta charset="utf-8">
   <title>{re.sub(r"<[^>]+>", "", title[1]) if title else html.escape(name)}</title>
   {mathjax_head(mathjax_url)}
+  {course_fonts.style_tag()}
   <style>
-    body {{ font-family: system-ui, sans-serif; max-width: 52rem; margin: 2rem auto; line-height: 1.5; }}
+    body {{ max-width: 52rem; margin: 2rem auto; line-height: 1.5; }}
     table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 0.3rem 0.5rem; }}
     pre {{ background: #f5f5f5; padding: 0.6rem; overflow-x: auto; }}
   </style>
@@ -453,6 +467,7 @@ def write_documents(out: Path, folder: Path, mathjax_url: str = MATHJAX_URL) -> 
 def build(out: Path = OUT, folder: Path = NOTEBOOKS, on_page: Callable[[Path], None] | None = None) -> Path:
     """Build the site into ``out``; return its index.html. ``on_page``: see ``export_course``."""
     mathjax_url = install_mathjax(out)
+    course_fonts.install_fonts(out)
     exporter = FastHTMLExporter(
         template_name="lab", raw_template=with_mathjax(SITE_TEMPLATE), mathjax_url=mathjax_url
     )
