@@ -116,6 +116,7 @@ def execute_notebook(path: Path) -> None:
     sys.path.insert(0, str(ROOT / "tools"))
     import run_notebooks
 
+    os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # as under make: the kernel keeps its bytecode
     run_notebooks.execute(path)
 
 

@@ -1,6 +1,7 @@
 """benchmarks/run.py's unit of time, R, with stand-ins: no kernel is started and no time asserted."""
 
 import importlib.util
+import os
 import sys
 from pathlib import Path
 
@@ -63,9 +64,11 @@ def test_r_executes_as_make_outputs_does(monkeypatch, tmp_path):
 
     seen = []
     monkeypatch.setattr(run_notebooks, "execute", seen.append)
+    monkeypatch.setenv("PYTHONDONTWRITEBYTECODE", "1")  # set on many containers; the Makefile clears it
     path = bench.write_reference_notebook(tmp_path)
     bench.execute_notebook(path)
     assert seen == [path]
+    assert "PYTHONDONTWRITEBYTECODE" not in os.environ
 
 
 def test_measure_r_prints_the_median_of_the_draws(monkeypatch, capsys):
