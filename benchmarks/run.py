@@ -429,12 +429,16 @@ def user_env(home: Path) -> dict[str, str]:
 
 
 def timed_make(target: list[str], clone: Path, env: dict[str, str]) -> tuple[float, int, str]:
-    """Run ``make TARGET`` in ``clone``; return its wall time, exit code and pytest's summary line."""
+    """Run ``make TARGET`` in ``clone``; return its wall time, exit code and pytest's summary line
+    (after a failure, also the lines naming what failed)."""
     start = time.perf_counter()
     completed = subprocess.run(["make", *target], cwd=clone, capture_output=True, text=True, env=env)
     seconds = time.perf_counter() - start
-    summary = [line for line in completed.stdout.splitlines() if re.search(r"\b(passed|failed|error)", line)]
-    return seconds, completed.returncode, (summary[-1].strip("= ") if summary else completed.stderr[-300:])
+    lines = completed.stdout.splitlines()
+    summary = [line for line in lines if re.search(r"\b(passed|failed|error)", line)]
+    text = summary[-1].strip("= ") if summary else completed.stderr[-300:]
+    failures = [line for line in lines if line.startswith(("FAILED ", "ERROR "))]
+    return seconds, completed.returncode, "\n".join([text, *failures])
 
 
 @contextlib.contextmanager
