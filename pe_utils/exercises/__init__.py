@@ -1,38 +1,32 @@
-"""Self-checking exercises for the "Check yourself" section of each notebook.
-
-Each notebook ``NN`` has a module ``pe_utils.exercises.nbNN`` whose exercises offer ``check(answer)``,
-``hint()`` and ``solution()``::
-
-    from pe_utils.exercises import nb03
-    answer = ...            # the learner replaces this
-    nb03.wavelength_of_last_pair.check(answer)
+"""Self-checking exercises: ``nbNN.name.check(answer)``, ``hint()`` and ``solution()``.
 
 ``check`` returns a ``CheckResult`` (true when right; its ``repr`` is the message) and never raises,
-prints or warns. The verdict is the first rule that applies in the ordered lists of ``_rules.py``
-(``VALUE_RULES``, ``FUNCTION_RULES``): read them as the specification. ``_answers.py`` reads an answer
-without trusting it. Every numeric question states the form of its answer (``answer_form``): a whole
-number (exact or wrong), rounded (``decimals=k`` / ``significant=k``: right within half a unit of that
-digit), or the exact value (``rtol``/``atol``). ``tests/test_exercises_generic.py`` checks all of this
-for every exercise. Authors: ``solution`` is code ending in an ``answer = …`` line.
+prints or warns. ``_answers.py`` reads the answer without trusting it; the verdict is the first rule
+that applies in ``VALUE_RULES`` (or ``FUNCTION_RULES``) below, which read as the specification. A
+numeric question states the form of its answer (``answer_form``): a whole number (exact or wrong),
+rounded (``decimals``/``significant``: right within half a unit of that digit) or the exact value.
 """
 
 from __future__ import annotations
 
 import copy
+import decimal
 import io
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
+from types import SimpleNamespace
 from typing import Any
 
 import numpy as np
 
-from ._answers import is_function_like, short_repr
-from ._rules import CORRECT, FUNCTION_RULES, VALUE_RULES, Answer, Call, Form, Run, Target, as_target, judge
+from ._answers import Refusal, as_typed, describe, is_function_like, read_as, shape_words, short_repr
 
 PLACEHOLDER = ...  # what the stored notebook keeps in place of an answer
 NOT_ATTEMPTED = "Not attempted yet: replace ... with your answer and run the cell again."
+CORRECT = "Correct!"
+Target = str | bool | np.ndarray  # what an answer is compared with: a word, True/False or a float64 array
 
 
 @dataclass(frozen=True)
@@ -49,35 +43,365 @@ class CheckResult:
         return self.message
 
 
-def _spelling(text: str) -> str:
-    """``text`` without case, spaces or punctuation: "MoCo v3" → "mocov3"."""
-    return "".join(character for character in text.lower() if character.isalnum())
+def _normalise(text: str) -> str:
+    return " ".join(text.split()).strip("'\"`.!? ").lower()
 
 
-def _quietly(work: Callable[[], Any], catch: tuple = ()) -> Call:
-    """``work()`` with what it prints and warns kept out of the output, and ``catch`` errors caught."""
-    sink, call = io.StringIO(), Call()
+def _decimals(value: float) -> tuple[int, int]:
+    """``(significant digits, decimals)`` of ``value`` as ``repr`` writes it (decimals < 0: 1200 → -2)."""
+    _, digits, exponent = decimal.Decimal(repr(float(value))).normalize().as_tuple()
+    return len(digits), -int(exponent)
+
+
+@dataclass(frozen=True)
+class Form:
+    """How answers are compared: the tolerance, the digits asked for, the words allowed."""
+
+    rtol: float
+    atol: float
+    decimals: int | None = None
+    significant: int | None = None
+    choices: tuple[str, ...] = ()
+    whole: bool = False  # a whole-number answer is exact (to 1e-9) or wrong
+
+    def close(self, read: np.ndarray, target: np.ndarray) -> np.ndarray:
+        return np.isclose(read, target, *((0.0, 1e-9) if self.whole else (self.rtol, self.atol)))
+
+    def unit(self, target: np.ndarray) -> np.ndarray | None:
+        """One unit of the last digit asked for, per entry (``None`` if no digits are asked for)."""
+        if self.decimals is not None:
+            return np.full(target.shape, 10.0**-self.decimals)
+        if self.significant is None:
+            return None
+        magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
+        return np.where(target == 0, 0.0, 10.0 ** (magnitude - self.significant + 1))
+
+    def matches(self, read: Any, target: Target) -> bool:
+        if isinstance(target, str):
+            return isinstance(read, str) and _normalise(read) == _normalise(target)
+        if isinstance(target, bool):
+            return read is target
+        return isinstance(read, np.ndarray) and read.shape == target.shape and bool(np.all(self.close(read, target)))
+
+    def within(self, read: Any, target: Target, units: float) -> bool:
+        """Every entry within ``units`` units of the last digit asked for (or close by the tolerance)."""
+        unit = self.unit(target) if isinstance(target, np.ndarray) else None
+        if unit is None or not isinstance(read, np.ndarray) or read.shape != target.shape:
+            return False
+        near = np.abs(read - target) <= units * unit * (1 + 1e-9)
+        return bool(np.all(np.isfinite(read)) and np.all(near | self.close(read, target)))
+
+    def passes(self, read: Any, target: Target) -> bool:
+        """Right: equal within the tolerance, or within half a unit of the last digit asked for."""
+        return self.matches(read, target) or self.within(read, target, 0.5)
+
+    def digits_close(self, read: Any, target: Target) -> bool:
+        """Every entry right to the digits it shows (at least two; an array's entries share decimals)."""
+        if not isinstance(target, np.ndarray) or not isinstance(read, np.ndarray) or read.shape != target.shape \
+                or read.size == 0 or not np.all(np.isfinite(read)):
+            return False
+        flat, shown = read.ravel(), [_decimals(value) for value in read.ravel()]
+        decimals, units = max(max(0, places) for _, places in shown), np.full(read.size, np.nan)
+        if decimals >= 1:  # NumPy prints an array with common decimals: one unit for all
+            if decimals < 2 and all(digits < 2 for (digits, _), value in zip(shown, flat) if value):
+                return False  # a single digit such as 0.2 is too few to call close
+            units[:] = 10.0**-decimals
+        for index, ((digits, places), value) in enumerate(zip(shown, flat)):
+            if decimals < 1 and value and target.flat[index] != np.round(target.flat[index]):
+                units[index] = 10.0**-places if digits >= 2 else 10.0 ** (-places - 1) if places else np.nan
+        with np.errstate(invalid="ignore"):  # a whole number for a whole one is exact or wrong: 1000 ≠ 1024
+            within = np.abs(flat - target.ravel()) <= 0.5 * units * (1 + 1e-9)
+        return bool(np.all(within | self.close(read, target).ravel()))
+
+    def answer_form(self, target: np.ndarray) -> str:
+        """The phrase a numeric question must contain: "to 4 decimals", "a whole number", …"""
+        for count, word in ((self.decimals, "decimal"), (self.significant, "significant digit")):
+            if count is not None:
+                return f"to {count} {word}" + "s" * (count != 1)
+        return "a whole number" if np.all(target == np.round(target)) else "the exact value"
+
+
+class Answer:
+    """An answer (``given``) read as the kind of ``target``: what the value rules look at."""
+
+    def __init__(self, given: Any, target: Target, form: Form, mistakes: Sequence[tuple[Target, str]] = (),
+                 budget: int = 1000, subject: str = "your answer") -> None:
+        self.given, self.target, self.form, self.mistakes, self.budget = given, target, form, mistakes, budget
+        self.subject, self.reads = subject, {}
+        self.read = self.read_as(target)
+        self.refused, self.scalar = isinstance(self.read, Refusal), isinstance(target, np.ndarray) and not target.ndim
+        low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.dtype.itemsize < 8
+        self.stored = np.asarray(given, dtype=np.float64) if low else None  # a float16/32 holds, not prints
+
+    def read_as(self, target: Target) -> Any:
+        if type(target) not in self.reads:
+            self.reads[type(target)] = read_as(self.given, target, self.budget)
+        return self.reads[type(target)]
+
+    def mistake(self, test: Callable[[Any, Target], bool]) -> str | None:
+        """The explanation of the first typical mistake that ``test`` says the answer is."""
+        return next((text for wrong, text in self.mistakes if test(self.read_as(wrong), wrong)), None)
+
+    def near(self, units: float) -> bool:
+        return self.form.within(self.read, self.target, units)
+
+    def off(self) -> str:
+        """The entries more than half a unit off: "" (one number), " in every entry", " in entry (1,)"."""
+        unit = self.form.unit(self.target)
+        off = ~(self.form.close(self.read, self.target) | (np.abs(self.read - self.target) <= 0.5 * unit * (1 + 1e-9)))
+        where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
+        return "" if self.scalar else " in every entry" if off.all() \
+            else f" in entr{'y' if len(where) == 1 else 'ies'} " + ", ".join(map(str, where[:4]))
+
+    def cut_off(self) -> bool:
+        unit = self.form.unit(self.target)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cut = np.where(unit > 0, np.trunc(self.target / np.where(unit > 0, unit, 1.0)) * unit, self.target)
+        return bool(np.all(np.isclose(self.read, cut, rtol=1e-12, atol=0.0) | (unit == 0)))
+
+    def more_decimals(self) -> bool:
+        unit = self.form.unit(self.target)
+        asked = int(np.max(np.maximum(0, -np.round(np.log10(np.where(unit > 0, unit, 1.0))))))
+        return max(max(0, _decimals(value)[1]) for value in self.read.ravel()) > asked
+
+    def expected(self) -> str:
+        if isinstance(self.target, str):
+            return f"one of the words {_words(self.form.choices)}, as text in quotes" if self.form.choices \
+                else "a word, as text in quotes"
+        if isinstance(self.target, bool) or self.scalar:
+            return "True or False" if isinstance(self.target, bool) else "a number"
+        shape = self.target.shape
+        return f"a list or array of {shape_words(shape)} (shape {shape})" if len(shape) == 1 \
+            else f"an array of shape {shape}"
+
+    def got(self) -> str:
+        given = self.given
+        noun = f"a {type(given).__name__}" if isinstance(given, list | tuple | range) \
+            else "an array" if isinstance(given, np.ndarray) else "a value"
+        return f"Expected {'a single number' if self.scalar else f'shape {self.target.shape}'}, got {noun} " \
+            f"of shape {self.read.shape}"
+
+    def several(self) -> bool:
+        return isinstance(self.given, list | tuple | range) or isinstance(self.given, np.ndarray) and self.given.ndim
+
+    def comma(self) -> bool:
+        return isinstance(self.given, tuple) and len(self.given) == 2 and all(type(x) is int for x in self.given)
+
+
+def _words(words: Sequence[str]) -> str:
+    quoted = [repr(word) for word in sorted(set(words))]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
+
+
+def _refused(a: Answer) -> str:
+    path = a.read.where if len(a.read.where) <= 40 else a.read.where[:39] + "…"
+    advice = f": {a.read.advice}" if a.read.advice else ""
+    return f"Expected {a.expected()}{f', but item {path} is' if path else ', got'} {a.read.description}{advice}."
+
+
+def _close(a: Answer) -> str:
+    every, form = ", in every entry" * (not a.scalar), a.form.answer_form(a.target)
+    if form in ("a whole number", "the exact value"):
+        what = "the answer is a whole number" if form == "a whole number" else "the question asks for the exact value"
+        code = " (the value your code computes)" * (form == "the exact value")
+        return f"Close: right to the digits you gave{every}, but {what}: give all of its digits{code}."
+    return f"Close: right to the digits you gave{every}; the question asks for the answer {form}."
+
+
+def _precision(a: Answer) -> str:
+    dtype, held = a.given.dtype, as_typed(float(a.stored.flat[0])) if a.stored.size else ""
+    asked = f"the value {a.form.answer_form(a.stored)}" if a.form.unit(a.stored) is not None else "the exact value"
+    return (f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it holds "
+            f"{held}{' (first entry)' * bool(a.stored.ndim)}, not {asked} the question asks for. Compute in "
+            "float64 (a plain Python float, or np.float64) and give that.")
+
+
+def _differs(a: Answer) -> str:
+    right = a.form.close(a.read, a.target)
+    if a.form.unit(a.target) is not None:  # an entry right to the digits asked for is not a wrong one
+        right |= np.abs(a.read - a.target) <= 0.5 * a.form.unit(a.target) * (1 + 1e-9)
+    return (f"Not quite: the shape {a.read.shape} is right but some values are not: {int(np.sum(~right))} of "
+            f"{a.read.size} entries differ, the first at index {_first(~right)}; try hint().")
+
+
+def _first(where: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(where)[0])
+
+
+@dataclass(frozen=True)
+class Rule:
+    """``name``: what it recognises; ``applies(x)``: whether it does; ``message(x)``: what it says."""
+
+    name: str
+    applies: Callable[[Any], Any]
+    message: Callable[[Any], str]
+    passed: bool = False
+
+
+def judge(subject: Any, rules: Sequence[Rule]) -> CheckResult:
+    """The verdict of the first rule that applies to ``subject``."""
+    rule = next(rule for rule in rules if rule.applies(subject))
+    return CheckResult(rule.passed, rule.message(subject))
+
+
+REFUSALS = [  # the answer cannot be read as the kind of answer asked for
+    Rule("one number asked for, several given", lambda a: a.refused and a.scalar and a.several() and not a.read.huge,
+         lambda a: f"Expected a single number, got {describe(a.given)[0]}."),
+    Rule("a number too large for a float", lambda a: a.refused and a.read.huge,
+         lambda a: f"Not quite: that is {a.read.description}, far too large; the answer is an ordinary-sized "
+                   "number (it fits in a float); try hint()."),
+    Rule("too many numbers to read", lambda a: a.refused and a.read.shape is not None and isinstance(a.target, np.ndarray),
+         lambda a: f"Expected {'a single number' if a.scalar else f'shape {a.target.shape}'}, "
+                   f"got {a.read.description}."),
+    Rule("not the kind of answer asked for", lambda a: a.refused, _refused),
+]
+DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, and wrong
+    Rule("a word not among the choices", lambda a: isinstance(a.target, str) and a.form.choices
+         and _normalise(a.read) not in map(_normalise, a.form.choices),
+         lambda a: f"Not quite: {short_repr(a.read)} is not one of the words asked for ({_words(a.form.choices)})."),
+    Rule("a wrong word", lambda a: isinstance(a.target, str),
+         lambda a: f"Not quite: {short_repr(a.read)} is not the right word; try hint()."),
+    Rule("a wrong True/False", lambda a: isinstance(a.target, bool),
+         lambda a: f"Not quite: {a.read} is not right; try hint()."),
+    Rule("a decimal comma: (2, 4) for 2.4", lambda a: a.scalar and a.read.shape and a.comma(),
+         lambda a: f"{a.got()} (Python reads a comma as two numbers: write a decimal with a point, "
+                   f"{a.given[0]}.{a.given[1]})."),
+    Rule("one number in brackets", lambda a: a.scalar and a.read.shape and a.read.size == 1,
+         lambda a: f"{a.got()}: write the number without brackets."),
+    Rule("several numbers for one", lambda a: a.scalar and a.read.shape, lambda a: f"{a.got()}."),
+    Rule("one number for several", lambda a: a.read.shape == () != a.target.shape,
+         lambda a: f"Expected shape {a.target.shape}"
+                   f"{f' ({shape_words(a.target.shape)})' * (a.target.ndim == 1)}, got a single number."),
+    Rule("a wrong shape", lambda a: a.read.shape != a.target.shape, lambda a: f"{a.got()}."),
+    Rule("NaN", lambda a: a.scalar and np.isnan(a.read),
+         lambda a: f"Not quite: {a.subject} is NaN (not a number), the result of an undefined operation such "
+                   "as 0/0, inf − inf or the mean of an empty array."),
+    Rule("infinite", lambda a: a.scalar and not np.isfinite(a.read),
+         lambda a: f"Not quite: {a.subject} is infinite ({float(a.read)}): something overflowed or was "
+                   "divided by 0."),
+    Rule("nearly a whole number", lambda a: a.scalar and a.form.whole and abs(a.read - a.target) < 0.01,
+         lambda a: f"Not quite: the answer is a whole number, and {as_typed(float(a.read))} is not one; "
+                   "give it exactly."),
+    Rule("a wrong number", lambda a: a.scalar,
+         lambda a: f"Not quite: {as_typed(float(a.read))} is not the right value; try hint()."),
+    Rule("NaN or infinity in an array", lambda a: not np.all(np.isfinite(a.read)),
+         lambda a: f"Not quite: {a.subject} contains NaN or infinity ({int(np.sum(~np.isfinite(a.read)))} of "
+                   f"{a.read.size} entries, the first at index {_first(~np.isfinite(a.read))})."),
+    Rule("some entries differ", lambda a: True, _differs),
+]
+VALUE_RULES = [
+    Rule("right, but a float16/float32 holds too few digits", lambda a: a.form.passes(a.read, a.target)
+         and a.stored is not None and not a.form.passes(a.stored, a.target), _precision),
+    Rule("right", lambda a: a.form.passes(a.read, a.target), lambda a: CORRECT, passed=True),
+    Rule("a typical mistake", lambda a: a.mistake(a.form.passes), lambda a: f"Not quite. {a.mistake(a.form.passes)}"),
+    *REFUSALS,
+    Rule("right to the digits given, but fewer than asked for", lambda a: a.form.digits_close(a.read, a.target),
+         _close),
+    Rule("cut off, not rounded", lambda a: a.near(1.0) and a.cut_off(),
+         lambda a: f"Close, but not right {a.form.answer_form(a.target)}: you cut the digits off{a.off()}. "
+                   "Round to the nearest instead (a next digit of 5 or more rounds the last one up)."),
+    Rule("more digits than asked for, the last one asked off", lambda a: a.near(1.0) and a.more_decimals(),
+         lambda a: f"Close, but not right {a.form.answer_form(a.target)}: your value is off by more than half a "
+                   "unit of the last digit asked for. Compare it with what your code computes at full precision."),
+    Rule("the last digit asked for off by one", lambda a: a.near(1.0),
+         lambda a: f"Close, but not right {a.form.answer_form(a.target)}: the last digit is off by one{a.off()}. "
+                   "Round only the final value: rounding an intermediate result first can move the last digit."),
+    Rule("a typical mistake, right to the digits given", lambda a: a.mistake(a.form.digits_close),
+         lambda a: f"Not quite. {a.mistake(a.form.digits_close)}"),
+    *DIFFERENCES,
+]
+
+
+def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
+    """``work()`` with what it prints and warns kept out of the output: ``value`` or ``error``, and
+    ``extra``, the sentences that quote what it printed and warned."""
+    sink, call = io.StringIO(), SimpleNamespace(value=None, error=None)
     with warnings.catch_warnings(record=True) as caught, redirect_stdout(sink), redirect_stderr(sink):
         warnings.simplefilter("always")
         try:
             call.value = work()
         except catch as error:
             call.error = error
-    call.printed = sink.getvalue()
-    call.warned = f"{caught[0].category.__name__}: {short_repr(str(caught[0].message), 80)}" if caught else ""
+    printed = f" It printed {short_repr(sink.getvalue().strip(), 80)}." * bool(sink.getvalue().strip())
+    warned = f" It warned: {caught[0].category.__name__}: {short_repr(str(caught[0].message), 80)}." if caught else ""
+    call.extra = printed + warned
     return call
+
+
+def _arguments(case: tuple[Any, ...]) -> str:
+    shown = [as_typed(float(x), short=True) if isinstance(x, np.generic) and x.dtype.kind in "iuf"
+             else f"<array of shape {x.shape}>" if isinstance(x, np.ndarray) and x.size > 6 else short_repr(x, 50)
+             for x in case]
+    return f"({', '.join(shown)}{',' * (len(case) == 1)})"
+
+
+def _raised(run: SimpleNamespace) -> str:
+    error, arrays = run.calls[-1].error, [any(isinstance(x, np.ndarray) and x.size > 1 for x in case)
+                                           for case in run.cases[: len(run.calls)]]
+    try:
+        text = " ".join(str(error).split())
+    except Exception:
+        text = ""
+    text = type(error).__name__ + (f": {text}" if len(text) <= 160 else f": {text[:159]}…") * bool(text)
+    advice = (" It ran on the single numbers of the earlier cases, so it probably uses something that takes one "
+              "number at a time (math.…, float(…), an `if` on the value), and the question asks for arrays too: "
+              "NumPy's functions (np.…, np.where) work on every entry of an array at once.")
+    return f"Your function raised {text} on arguments {_arguments(run.cases[len(run.calls) - 1])}." \
+        f"{advice * (arrays[-1] and not all(arrays[:-1]))}{run.calls[-1].extra}"
+
+
+def _unprefixed(message: str) -> str:
+    rest = message.removeprefix("Not quite: ")
+    return rest[:1].upper() + rest[1:]
+
+
+# A run of a learner's function: ``calls`` (None if it is not a function; cut at the first error), and
+# of the results (``case, call, Answer``) the first not of the reference's kind (``bad``), the first
+# wrong one (``wrong``), and the typical mistake they all match (``mistake``).
+FUNCTION_RULES = [
+    Rule("not a function", lambda run: run.calls is None,
+         lambda run: f"Expected a function, got {describe(run.given)[0]}. Define it with def name(…): … "
+                     "return …, then give the function itself, without calling it: answer = name (no parentheses)."),
+    Rule("it raised an error", lambda run: run.calls and run.calls[-1].error is not None, _raised),
+    Rule("it returned None", lambda run: run.bad and run.bad[2].given is None,
+         lambda run: f"Your function returned None on arguments {_arguments(run.bad[0])}: did you forget "
+                     f"`return`? (Changing the input in place is not enough: return the result.){run.bad[1].extra}"),
+    Rule("it returned what is not of the reference's kind", lambda run: run.bad,
+         lambda run: f"Not quite: on arguments {_arguments(run.bad[0])} your function did not return what was "
+                     f"asked. {_unprefixed(judge(run.bad[2], REFUSALS).message)}{run.bad[1].extra}"),
+    Rule("right", lambda run: run.wrong is None, lambda run: CORRECT, passed=True),
+    Rule("a typical mistake", lambda run: run.mistake, lambda run: f"Not quite. {run.mistake}"),
+    Rule("a wrong result", lambda run: True,
+         lambda run: f"Not quite: wrong result for arguments {_arguments(run.wrong[0])}. "
+                     f"{_unprefixed(judge(run.wrong[2], DIFFERENCES).message)}{run.wrong[1].extra}"),
+]
+
+
+def _spelling(text: str) -> str:
+    """``text`` without case, spaces or punctuation: "MoCo v3" → "mocov3"."""
+    return "".join(character for character in text.lower() if character.isalnum())
+
+
+def _target(value: Any) -> Target:
+    value = value() if callable(value) else value
+    return value if isinstance(value, str) else bool(value) if isinstance(value, bool | np.bool_) \
+        else np.asarray(value, dtype=np.float64)
+
+
+def _budget(targets: Sequence[Target]) -> int:
+    """How many numbers an answer may hold before it is refused unread."""
+    return 10 * max((target.size for target in targets if isinstance(target, np.ndarray)), default=1) + 1000
 
 
 class Exercise:
     """An exercise whose answer is a value: a number, an array of numbers, a word or True/False.
 
-    ``expected`` is the reference answer (a zero-argument callable is evaluated once, when first
-    needed); ``mistakes`` are typical wrong answers ``(value or callable, explanation)``;
-    ``rtol``/``atol`` the tolerance; ``decimals``/``significant`` the digits the question asks for
-    (at most one; the question must say it, see ``answer_form``); ``choices`` the words a word
-    question allows (by default the expected word and those among the mistakes); ``aliases`` other
-    spellings of a choice (compared without case, spaces or punctuation), each mapped to the choice
-    or to ``(choice, note)``, the note shown after the verdict.
+    ``expected`` is the reference answer (a zero-argument callable is evaluated once, when needed);
+    ``mistakes`` typical wrong answers ``(value or callable, explanation)``; ``rtol``/``atol`` the
+    tolerance; ``decimals``/``significant`` the digits the question asks for (at most one; see
+    ``answer_form``); ``choices`` the words a word question allows (by default the expected word and
+    those among the mistakes); ``aliases`` other spellings of a choice (compared without case, spaces
+    or punctuation), each mapped to the choice or to ``(choice, note)``, the note shown after the verdict.
     """
 
     def __init__(self, question: str, expected: Any, *, hint: str, solution: str,
@@ -91,12 +415,11 @@ class Exercise:
                 raise ValueError(f"{name} must be an integer ≥ {least}, got {value!r}")
         self.question, self._expected, self._hint, self._solution = question, expected, hint, solution
         self._mistakes, self.rtol, self.atol = tuple(mistakes), rtol, atol
-        self.decimals, self.significant = decimals, significant
+        self.decimals, self.significant, self._resolved = decimals, significant, {}
         self._choices = tuple(choices) if choices is not None else None
-        self._aliases = {_spelling(alias): (word, "") if isinstance(word, str) else tuple(word)
-                         for alias, word in (aliases or {}).items()}
-        self._aliases.update({_spelling(word): (word, "") for word in self._choices or ()} if aliases else {})
-        self._resolved: dict[str, Any] = {}
+        self._aliases = {_spelling(word): (word, "") for word in self._choices or ()} if aliases else {}
+        self._aliases.update({_spelling(alias): (word, "") if isinstance(word, str) else tuple(word)
+                              for alias, word in (aliases or {}).items()})
 
     def _cached(self, key: str, make: Callable[[], Any]) -> Any:
         """The reference and the mistakes, computed once and kept private."""
@@ -104,16 +427,19 @@ class Exercise:
             self._resolved[key] = make()
         return self._resolved[key]
 
+    def _reference(self) -> Any:
+        return self._cached("expected", lambda: self._expected() if callable(self._expected) else self._expected)
+
     @property
     def expected(self) -> Any:
         """The reference answer (a copy: changing it changes nothing in the checker)."""
-        return copy.deepcopy(self._cached("expected", lambda: _resolve(self._expected)))
+        return copy.deepcopy(self._reference())
 
     def _target(self) -> Target:
-        return self._cached("target", lambda: as_target(self._cached("expected", lambda: _resolve(self._expected))))
+        return self._cached("target", lambda: _target(self._reference()))
 
     def _mistake_targets(self) -> list[tuple[Target, str]]:
-        return self._cached("mistakes", lambda: [(as_target(_resolve(wrong)), text) for wrong, text in self._mistakes])
+        return self._cached("mistakes", lambda: [(_target(wrong), text) for wrong, text in self._mistakes])
 
     def _rules(self) -> Form:
         target, choices = self._target(), self._choices
@@ -140,15 +466,14 @@ class Exercise:
             with np.errstate(all="ignore"):
                 result = _quietly(lambda: self._check(word)).value
         except Exception as error:  # a bug of the checker itself: say so, never a traceback
-            return CheckResult(False, f"The checker could not judge this answer ({type(error).__name__}); compare "
-                                      "yours with solution(), and please report this to the course authors.")
+            return CheckResult(False, f"The checker could not judge this answer ({type(error).__name__}); "
+                                      "compare yours with solution(), and please report this to the course authors.")
         return CheckResult(result.passed, f"{result.message} {note}") if note else result
 
     def _check(self, answer: Any) -> CheckResult:
         target, mistakes = self._target(), self._mistake_targets()
-        sizes = [wrong.size for wrong in (target, *(wrong for wrong, _ in mistakes)) if isinstance(wrong, np.ndarray)]
-        return CheckResult(*judge(Answer(answer, target, self._rules(), mistakes, budget=10 * max(sizes, default=1)
-                                         + 1000), VALUE_RULES))
+        budget = _budget([target, *(wrong for wrong, _ in mistakes)])
+        return judge(Answer(answer, target, self._rules(), mistakes, budget), VALUE_RULES)
 
     def hint(self) -> None:
         """Print a hint."""
@@ -162,13 +487,9 @@ class Exercise:
         return self.question
 
 
-def _resolve(value: Any) -> Any:
-    return value() if callable(value) else value
-
-
 class FunctionExercise(Exercise):
-    """An exercise whose answer is a function, checked on fixed argument tuples ``cases`` against
-    ``reference``; each call gets fresh deep copies, and each mistake is a wrong function."""
+    """An exercise whose answer is a function, checked on the argument tuples ``cases`` against
+    ``reference``; each call gets fresh deep copies; each mistake is a wrong function."""
 
     def __init__(self, question: str, reference: Callable[..., Any], cases: Sequence[tuple[Any, ...]], *,
                  hint: str, solution: str, mistakes: Sequence[tuple[Callable[..., Any], str]] = (),
@@ -183,36 +504,34 @@ class FunctionExercise(Exercise):
 
     @cases.setter
     def cases(self, cases: Sequence[tuple[Any, ...]]) -> None:
-        self._cases = copy.deepcopy(tuple(tuple(case) for case in cases))
-        self._resolved = {}
+        self._cases, self._resolved = copy.deepcopy(tuple(tuple(case) for case in cases)), {}
 
-    def _results(self, function: Callable[..., Any]) -> list[Target]:
-        return [as_target(function(*copy.deepcopy(case))) for case in self._cases]
-
-    def _mistake_results(self) -> list[tuple[list[Target] | None, str]]:
-        def results(wrong: Callable[..., Any]) -> list[Target] | None:
-            try:
-                return self._results(wrong)
-            except Exception:  # a typical mistake that cannot run on some case never matches
-                return None
-
-        return self._cached("function mistakes", lambda: [(results(w), text) for w, text in self._function_mistakes])
+    def _results(self, function: Callable[..., Any], reference: bool = False) -> list[Target] | None:
+        try:
+            return [_target(function(*copy.deepcopy(case))) for case in self._cases]
+        except Exception:  # a typical mistake that cannot run on some case never matches
+            if reference:
+                raise
+            return None
 
     def _check(self, answer: Any) -> CheckResult:
-        calls: list[Call] | None = None
+        run = SimpleNamespace(given=answer, cases=self._cases, calls=None, bad=None, wrong=None, mistake=None)
         if is_function_like(answer):
-            calls = []
+            run.calls = []
             for case in self._cases:
                 with np.errstate(all="warn"):
-                    calls.append(_quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit)))
-                if calls[-1].error is not None:
-                    break
-        targets = self._cached("reference", lambda: self._results(self.reference))
-        form = Form(self.rtol, self.atol)
-        budget = 10 * max((t.size for t in targets if isinstance(t, np.ndarray)), default=1) + 1000
-        results = [Answer(call.value, target, form, subject="its result", budget=budget)
-                   for call, target in zip(calls or [], targets)]
-        return CheckResult(*judge(Run(answer, self._cases, calls, results, self._mistake_results()), FUNCTION_RULES))
+                    run.calls.append(_quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit)))
+                if run.calls[-1].error is not None:
+                    return judge(run, FUNCTION_RULES)
+            targets, form = self._cached("reference", lambda: self._results(self.reference, True)), Form(self.rtol, self.atol)
+            found = [(case, call, Answer(call.value, target, form, budget=_budget(targets), subject="its result"))
+                     for case, call, target in zip(self._cases, run.calls, targets)]
+            run.bad = next((f for f in found if f[2].given is None or f[2].refused), None)
+            run.wrong = next((f for f in found if not form.matches(f[2].read, f[2].target)), None)
+            mistakes = self._cached("function mistakes", lambda: [(self._results(w), text) for w, text in self._function_mistakes])
+            run.mistake = next((text for results, text in mistakes if results is not None
+                                and all(form.matches(f[2].read, wrong) for f, wrong in zip(found, results))), None)
+        return judge(run, FUNCTION_RULES)
 
 
 __all__ = ["CORRECT", "NOT_ATTEMPTED", "PLACEHOLDER", "CheckResult", "Exercise", "FunctionExercise"]

@@ -1,8 +1,9 @@
 """Reading a learner's answer without trusting it, and naming it in words.
 
-``read_real(value, budget)`` gives the real numbers of an answer as a float64 array (0-d for one
-number) or a ``Refusal`` saying what the answer is and what to do instead. It never raises, never
-iterates a generator, and refuses by its size, unread, anything holding more than ``budget`` numbers.
+``read_as(answer, target, budget)`` gives the answer as the kind of ``target``: a word, True/False,
+or a float64 array of real numbers (0-d for one number). What cannot be read so is a ``Refusal``
+saying what the answer is and what to do instead. Reading never raises, never iterates a generator,
+and refuses by its size, unread, anything holding more than ``budget`` numbers.
 """
 
 from __future__ import annotations
@@ -20,7 +21,6 @@ from typing import Any
 
 import numpy as np
 
-MAX_DEPTH = 32  # lists nested deeper are refused (a list that contains itself is infinitely deep)
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 40
 _REPR.maxlist = _REPR.maxtuple = 6
@@ -29,10 +29,8 @@ _REPR.maxlist = _REPR.maxtuple = 6
 def short_repr(value: Any, limit: int = 60) -> str:
     """``repr`` cut to ``limit`` characters; never raises (a learner's ``__repr__`` may)."""
     try:
-        if isinstance(value, np.ndarray):
-            text = np.array2string(value, threshold=8, edgeitems=2, precision=6)
-        else:
-            text = _REPR.repr(value)
+        text = np.array2string(value, threshold=8, edgeitems=2, precision=6) \
+            if isinstance(value, np.ndarray) else _REPR.repr(value)
     except Exception:
         return f"<{type(value).__name__} object>"
     text = " ".join(text.split())
@@ -48,9 +46,19 @@ def as_typed(value: float, short: bool = False) -> str:
 
 def shape_words(shape: tuple[int, ...]) -> str:
     """``()`` → "a single number", ``(5,)`` → "5 numbers", else "an array of shape …"."""
-    if shape == ():
-        return "a single number"
-    return f"{shape[0]} number" + ("" if shape[0] == 1 else "s") if len(shape) == 1 else f"an array of shape {shape}"
+    if len(shape) == 1:
+        return f"{shape[0]} number" + "s" * (shape[0] != 1)
+    return "a single number" if shape == () else f"an array of shape {shape}"
+
+
+def numbers_written_in(text: str) -> list[str]:
+    """The numbers of a text such as ``'4 3 2'`` or ``'4, 3, 2'`` (empty if it holds anything else)."""
+    words = text.replace(",", " ").replace(";", " ").split()
+    try:
+        [float(word) for word in words]
+    except ValueError:
+        return []
+    return words
 
 
 @dataclass(frozen=True)
@@ -66,30 +74,18 @@ class Refusal:
     huge: bool = False
 
 
-def numbers_written_in(text: str) -> list[str]:
-    """The numbers of a text such as ``'4 3 2'`` or ``'4, 3, 2'`` (empty if it holds anything else)."""
-    words = text.replace(",", " ").replace(";", " ").split()
-    try:
-        [float(word) for word in words]
-    except ValueError:
-        return []
-    return words
-
-
 def _text_advice(text: str | bytes) -> str:
     is_bytes = isinstance(text, bytes)
-    if is_bytes:
-        try:
-            text = text.decode()
-        except UnicodeDecodeError:
-            return "type the number itself, without quotes"
-    stripped, found = text.strip(), numbers_written_in(text)
     try:
+        stripped = (text.decode() if is_bytes else text).strip()
         float(stripped)
         return f"write {stripped} without quotes"
+    except UnicodeDecodeError:
+        return "type the number itself, without quotes"
     except ValueError:
         if is_bytes:
             return "write plain text in quotes, without the b prefix (or a number without quotes)"
+    found = numbers_written_in(stripped)
     if stripped.startswith(("[", "(")):
         return "write the list itself, without quotes around it"
     if len(found) >= 2:
@@ -99,6 +95,7 @@ def _text_advice(text: str | bytes) -> str:
 
 def describe(value: Any) -> tuple[str, str]:
     """``(what it is, what to do instead)`` for an answer that is not a real number."""
+    name = type(value).__name__
     if value is None:
         return "None", "did your code forget to produce a value? A function without return gives None"
     if value is Ellipsis:
@@ -115,62 +112,51 @@ def describe(value: Any) -> tuple[str, str]:
     if isinstance(value, np.generic) and value.dtype.kind in "mM":
         return f"a date or time ({short_repr(value)})", "give a plain number"
     if isinstance(value, Mapping):
-        entries = "1 entry" if len(value) == 1 else f"{len(value)} entries"
-        return f"a {type(value).__name__} with {entries}", "give the number(s) themselves"
+        return f"a {name} with {len(value)} entr{'y' if len(value) == 1 else 'ies'}", "give the number(s) themselves"
     if isinstance(value, AbstractSet):
         return "a set", "a set has no order and drops repeats; use a list or an array"
     if isinstance(value, types.GeneratorType | Iterator):
         kind = "a generator" if isinstance(value, types.GeneratorType) else "an iterator"
         return kind, "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
-    if isinstance(value, types.ModuleType | type):
-        kind = "module" if isinstance(value, types.ModuleType) else "class"
-        return f"the {kind} {value.__name__}", f"give a value, not a {'module' if kind == 'module' else 'type'}"
+    if isinstance(value, types.ModuleType):
+        return f"the module {value.__name__}", "give a value, not a module"
+    if isinstance(value, type):
+        return f"the class {value.__name__}", "give a value, not a type"
     if callable(value):
-        return f"a function ({getattr(value, '__name__', type(value).__name__)})", "call it and give its result"
-    if isinstance(value, numbers.Number):
-        return f"the number {short_repr(value)}", ""
-    if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape}", ""
+        return f"a function ({getattr(value, '__name__', name)})", "call it and give its result"
+    if isinstance(value, numbers.Number | np.ndarray):
+        return f"the number {short_repr(value)}" if isinstance(value, numbers.Number) \
+            else f"an array of shape {value.shape}", ""
     if isinstance(value, list | tuple | range):
         try:
-            return f"a {type(value).__name__} of {len(value)} item" + "s" * (len(value) != 1), ""
+            return f"a {name} of {len(value)} item" + "s" * (len(value) != 1), ""
         except OverflowError:  # len(range(10**100))
-            return f"a {type(value).__name__}", ""
-    return f"an object of type {type(value).__name__}", "give a number, a list of numbers or a NumPy array"
+            return f"a {name}", ""
+    return f"an object of type {name}", "give a number, a list of numbers or a NumPy array"
 
 
-_DTYPE_ADVICE = {"b": ("of booleans", "give numbers (astype(int) if you meant 0s and 1s)"),
-                 "c": ("of complex numbers", "take .real if every imaginary part is 0"),
-                 "m": ("of dates or times", "give plain numbers"), "M": ("of dates or times", "give plain numbers")}
-
-
-def _not_real(array: np.ndarray, where: str) -> Refusal | None:
-    """The refusal of an array whose dtype is not real numbers (``None`` if it is)."""
-    kind, what = array.dtype.kind, f"an array of shape {array.shape}"
-    if kind in "iuf":
-        return None
-    if kind in "US":
-        return Refusal(f"{what} of text (dtype {array.dtype})", "give numbers, not text", where)
-    words, advice = _DTYPE_ADVICE.get(kind, (f"of dtype {array.dtype}", "give an array of plain numbers"))
-    return Refusal(f"{what} {words}", advice, where)
+#: Arrays that are not of real numbers, by dtype kind: (what they hold, what to do instead).
+_NOT_REAL = {"b": ("of booleans", "give numbers (astype(int) if you meant 0s and 1s)"),
+             "c": ("of complex numbers", "take .real if every imaginary part is 0"),
+             "m": ("of dates or times", "give plain numbers"), "M": ("of dates or times", "give plain numbers"),
+             "U": ("of text", "give numbers, not text"), "S": ("of text", "give numbers, not text")}
 
 
 def _float64(array: np.ndarray) -> np.ndarray:
     """float64; a float16/float32 entry becomes the decimal it prints as (35.3, not 35.29999923…)."""
-    return array.astype(str).astype(np.float64) if array.dtype.kind == "f" and array.dtype.itemsize < 8 \
-        else np.asarray(array, dtype=np.float64)
+    low = array.dtype.kind == "f" and array.dtype.itemsize < 8
+    return array.astype(str).astype(np.float64) if low else np.asarray(array, dtype=np.float64)
 
 
 def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | Refusal:
     """``value`` as float64; ``room[0]`` is how many more numbers may be read."""
-    if depth > MAX_DEPTH:
+    if depth > 32:  # a list that contains itself is infinitely deep
         return Refusal("a list nested too deeply", "give a flat list or a NumPy array", where)
     if isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating):
         return Refusal(*describe(value), where=where)
     if isinstance(value, np.ma.MaskedArray):
-        masked = int(np.ma.count_masked(value))
-        if masked:
-            return Refusal(f"a masked array with {masked} masked " + ("entry" if masked == 1 else "entries"),
+        if masked := int(np.ma.count_masked(value)):
+            return Refusal(f"a masked array with {masked} masked entr{'y' if masked == 1 else 'ies'}",
                            "give a plain array with every entry filled in", where)
         value = np.ma.getdata(value)
     if isinstance(value, np.generic):
@@ -193,7 +179,7 @@ def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | R
         return Refusal(f"a number with {digits} digits", "", where, huge=True)
     if isinstance(value, list | tuple | range):
         return _sequence(value, where, depth, room)
-    shape = value.shape if isinstance(value, np.ndarray) else getattr(value, "shape", None)
+    shape = getattr(value, "shape", None)
     if isinstance(value, type) or not hasattr(value, "__array__") or not isinstance(shape, tuple) \
             or not all(isinstance(n, int) for n in shape):
         return Refusal(*describe(value), where=where)
@@ -204,13 +190,18 @@ def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | R
             array = np.asarray(value)
         except Exception:
             return Refusal(*describe(value), where=where)
-        return _read(array, where, depth + 1, room) if array.dtype.kind != "O" or array.shape \
-            else Refusal(*describe(value), where=where)
+        if array.dtype.kind == "O" and array.shape == ():
+            return Refusal(*describe(value), where=where)
+        return _read(array, where, depth + 1, room)
     if value.dtype.kind == "O":
         return _read(value.item(), where, depth + 1, room) if value.shape == () \
             else _sequence(list(value), where, depth, room)
     room[0] -= value.size
-    return _not_real(value, where) or _float64(value)
+    if value.dtype.kind in "iuf":
+        return _float64(value)
+    holds, advice = _NOT_REAL.get(value.dtype.kind, (f"of dtype {value.dtype}", "give an array of plain numbers"))
+    holds += f" (dtype {value.dtype})" * (value.dtype.kind in "US")
+    return Refusal(f"an array of shape {value.shape} {holds}", advice, where)
 
 
 def _sequence(sequence: list | tuple | range, where: str, depth: int, room: list[int]) -> np.ndarray | Refusal:
@@ -223,10 +214,9 @@ def _sequence(sequence: list | tuple | range, where: str, depth: int, room: list
         return Refusal(f"a {kind} of {length} items", "", where, shape=(length,))
     items = []
     for index in range(length):
-        item = _read(sequence[index], f"{where}[{index}]", depth + 1, room)
-        if isinstance(item, Refusal):
-            return item
-        items.append(item)
+        items.append(_read(sequence[index], f"{where}[{index}]", depth + 1, room))
+        if isinstance(items[-1], Refusal):
+            return items[-1]
     for index, item in enumerate(items):
         if item.shape != items[0].shape:
             return Refusal(f"a ragged {kind}: item {where}[0] is {shape_words(items[0].shape)} but item "
@@ -235,18 +225,37 @@ def _sequence(sequence: list | tuple | range, where: str, depth: int, room: list
 
 
 def read_real(value: Any, budget: int) -> np.ndarray | Refusal:
-    """The real numbers in ``value`` as a float64 array (0-d for one number), or a ``Refusal``.
-
-    Read: Python and NumPy real numbers, real arrays (of any library, if small), and lists,
-    tuples and ranges of those of one shape. Refused: anything else, and more than ``budget`` numbers.
-    """
+    """The real numbers in ``value`` as a float64 array (0-d for one number), or a ``Refusal``."""
     try:
         return _read(value, "", 0, [budget])
     except RecursionError:
         return Refusal("a list nested too deeply", "give a flat list or a NumPy array")
-    except Exception as error:  # a learner's object whose __len__, __array__, … fails
+    except Exception as error:  # a learner's object whose __len__, __getitem__, … fails
         return Refusal(f"{describe(value)[0]} that cannot be read ({type(error).__name__})",
                        "give a number, a list of numbers or a NumPy array")
+
+
+def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
+    """``answer`` as the kind of ``target`` (a word, True/False or a float array), or a ``Refusal``."""
+    if isinstance(target, str):
+        if isinstance(answer, str):
+            return answer
+        if isinstance(answer, bool | np.bool_ | int | float | np.number):
+            return Refusal(f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")
+        return Refusal(describe(answer)[0], "write the word itself between quotes, e.g. 'word'")
+    if isinstance(target, bool):
+        if isinstance(answer, bool | np.bool_):
+            return bool(answer)
+        if isinstance(answer, str) and " ".join(answer.split()).strip("'\"`.!? ").lower() in ("true", "false"):
+            return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
+        return Refusal(describe(answer)[0], "answer True or False, without quotes")
+    if isinstance(answer, str) and target.shape == ():
+        inside = answer.strip().strip("[]()").strip()
+        if len(numbers_written_in(answer)) >= 2:
+            return Refusal(f"text {short_repr(answer)}", "the answer is a single number: write it without quotes")
+        if inside != answer.strip() and len(numbers_written_in(inside)) == 1:
+            return Refusal(f"text {short_repr(answer)}", f"write {inside}, without quotes or brackets")
+    return read_real(answer, budget)
 
 
 def is_function_like(value: Any) -> bool:
