@@ -16,8 +16,9 @@ import warnings
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
+from functools import cached_property
 from types import SimpleNamespace
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -43,14 +44,14 @@ class CheckResult:
         return self.message
 
 
-def _normalise(text: str) -> str:
-    return " ".join(text.split()).strip("'\"`.!? ").lower()
-
-
 def _decimals(value: float) -> tuple[int, int]:
-    """``(significant digits, decimals)`` of ``value`` as ``repr`` writes it (decimals < 0: 1200 → -2)."""
+    """``(significant digits, decimals)`` of ``value`` as ``repr`` writes it (1200 has -2 decimals)."""
     _, digits, exponent = decimal.Decimal(repr(float(value))).normalize().as_tuple()
     return len(digits), -int(exponent)
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split()).strip("'\"`.!? ").lower()
 
 
 @dataclass(frozen=True)
@@ -69,31 +70,31 @@ class Form:
 
     def unit(self, target: np.ndarray) -> np.ndarray | None:
         """One unit of the last digit asked for, per entry (``None`` if no digits are asked for)."""
-        if self.decimals is not None:
-            return np.full(target.shape, 10.0**-self.decimals)
-        if self.significant is None:
-            return None
+        if self.decimals is not None or self.significant is None:
+            return None if self.decimals is None else np.full(target.shape, 10.0**-self.decimals)
         magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
         return np.where(target == 0, 0.0, 10.0 ** (magnitude - self.significant + 1))
 
     def matches(self, read: Any, target: Target) -> bool:
-        if isinstance(target, str):
-            return isinstance(read, str) and _normalise(read) == _normalise(target)
-        if isinstance(target, bool):
-            return read is target
+        if isinstance(target, str | bool):
+            return read is target if isinstance(target, bool) else \
+                isinstance(read, str) and _normalise(read) == _normalise(target)
         return isinstance(read, np.ndarray) and read.shape == target.shape and bool(np.all(self.close(read, target)))
 
-    def within(self, read: Any, target: Target, units: float) -> bool:
-        """Every entry within ``units`` units of the last digit asked for (or close by the tolerance)."""
-        unit = self.unit(target) if isinstance(target, np.ndarray) else None
-        if unit is None or not isinstance(read, np.ndarray) or read.shape != target.shape:
+    def off(self, read: np.ndarray, target: np.ndarray, units: float = 0.5) -> np.ndarray:
+        """The entries neither close nor within ``units`` units of the last digit asked for."""
+        unit = self.unit(target)
+        near = False if unit is None else np.abs(read - target) <= units * unit * (1 + 1e-9)
+        return ~(self.close(read, target) | near)
+
+    def within(self, read: Any, target: Target, units: float = 0.5) -> bool:
+        if not isinstance(target, np.ndarray) or self.unit(target) is None or not isinstance(read, np.ndarray):
             return False
-        near = np.abs(read - target) <= units * unit * (1 + 1e-9)
-        return bool(np.all(np.isfinite(read)) and np.all(near | self.close(read, target)))
+        return read.shape == target.shape and bool(np.all(np.isfinite(read)) and not self.off(read, target, units).any())
 
     def passes(self, read: Any, target: Target) -> bool:
         """Right: equal within the tolerance, or within half a unit of the last digit asked for."""
-        return self.matches(read, target) or self.within(read, target, 0.5)
+        return self.matches(read, target) or self.within(read, target)
 
     def digits_close(self, read: Any, target: Target) -> bool:
         """Every entry right to the digits it shows (at least two; an array's entries share decimals)."""
@@ -106,10 +107,10 @@ class Form:
             if decimals < 2 and all(digits < 2 for (digits, _), value in zip(shown, flat) if value):
                 return False  # a single digit such as 0.2 is too few to call close
             units[:] = 10.0**-decimals
-        for index, ((digits, places), value) in enumerate(zip(shown, flat)):
+        for index, ((digits, places), value) in enumerate(zip(shown, flat)):  # whole numbers: 1000 ≠ 1024
             if decimals < 1 and value and target.flat[index] != np.round(target.flat[index]):
                 units[index] = 10.0**-places if digits >= 2 else 10.0 ** (-places - 1) if places else np.nan
-        with np.errstate(invalid="ignore"):  # a whole number for a whole one is exact or wrong: 1000 ≠ 1024
+        with np.errstate(invalid="ignore"):
             within = np.abs(flat - target.ravel()) <= 0.5 * units * (1 + 1e-9)
         return bool(np.all(within | self.close(read, target).ravel()))
 
@@ -131,7 +132,7 @@ class Answer:
         self.read = self.read_as(target)
         self.refused, self.scalar = isinstance(self.read, Refusal), isinstance(target, np.ndarray) and not target.ndim
         low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.dtype.itemsize < 8
-        self.stored = np.asarray(given, dtype=np.float64) if low else None  # a float16/32 holds, not prints
+        self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
 
     def read_as(self, target: Target) -> Any:
         if type(target) not in self.reads:
@@ -142,13 +143,18 @@ class Answer:
         """The explanation of the first typical mistake that ``test`` says the answer is."""
         return next((text for wrong, text in self.mistakes if test(self.read_as(wrong), wrong)), None)
 
-    def near(self, units: float) -> bool:
-        return self.form.within(self.read, self.target, units)
+    def passes(self) -> bool:
+        return self.form.passes(self.read, self.target)
 
-    def off(self) -> str:
-        """The entries more than half a unit off: "" (one number), " in every entry", " in entry (1,)"."""
-        unit = self.form.unit(self.target)
-        off = ~(self.form.close(self.read, self.target) | (np.abs(self.read - self.target) <= 0.5 * unit * (1 + 1e-9)))
+    def near(self) -> bool:
+        return self.form.within(self.read, self.target, 1.0)
+
+    def form_asked(self) -> str:
+        return self.form.answer_form(self.target)
+
+    def off_entries(self) -> str:
+        """The entries off by more than half a unit: "" for one number, " in every entry", " in entry (1,)"."""
+        off = self.form.off(self.read, self.target)
         where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
         return "" if self.scalar else " in every entry" if off.all() \
             else f" in entr{'y' if len(where) == 1 else 'ies'} " + ", ".join(map(str, where[:4]))
@@ -165,19 +171,16 @@ class Answer:
         return max(max(0, _decimals(value)[1]) for value in self.read.ravel()) > asked
 
     def expected(self) -> str:
-        if isinstance(self.target, str):
-            return f"one of the words {_words(self.form.choices)}, as text in quotes" if self.form.choices \
-                else "a word, as text in quotes"
-        if isinstance(self.target, bool) or self.scalar:
-            return "True or False" if isinstance(self.target, bool) else "a number"
-        shape = self.target.shape
-        return f"a list or array of {shape_words(shape)} (shape {shape})" if len(shape) == 1 \
-            else f"an array of shape {shape}"
+        target, choices = self.target, self.form.choices
+        if isinstance(target, str):
+            return f"one of the words {_words(choices)}, as text in quotes" if choices else "a word, as text in quotes"
+        return "True or False" if isinstance(target, bool) else "a number" if self.scalar else \
+            f"a list or array of {shape_words(target.shape)} (shape {target.shape})" if target.ndim == 1 \
+            else f"an array of shape {target.shape}"
 
     def got(self) -> str:
-        given = self.given
-        noun = f"a {type(given).__name__}" if isinstance(given, list | tuple | range) \
-            else "an array" if isinstance(given, np.ndarray) else "a value"
+        noun = f"a {type(self.given).__name__}" if isinstance(self.given, list | tuple | range) \
+            else "an array" if isinstance(self.given, np.ndarray) else "a value"
         return f"Expected {'a single number' if self.scalar else f'shape {self.target.shape}'}, got {noun} " \
             f"of shape {self.read.shape}"
 
@@ -193,6 +196,10 @@ def _words(words: Sequence[str]) -> str:
     return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
 
 
+def _first(where: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(where)[0])
+
+
 def _refused(a: Answer) -> str:
     path = a.read.where if len(a.read.where) <= 40 else a.read.where[:39] + "…"
     advice = f": {a.read.advice}" if a.read.advice else ""
@@ -200,7 +207,7 @@ def _refused(a: Answer) -> str:
 
 
 def _close(a: Answer) -> str:
-    every, form = ", in every entry" * (not a.scalar), a.form.answer_form(a.target)
+    every, form = ", in every entry" * (not a.scalar), a.form_asked()
     if form in ("a whole number", "the exact value"):
         what = "the answer is a whole number" if form == "a whole number" else "the question asks for the exact value"
         code = " (the value your code computes)" * (form == "the exact value")
@@ -216,20 +223,7 @@ def _precision(a: Answer) -> str:
             "float64 (a plain Python float, or np.float64) and give that.")
 
 
-def _differs(a: Answer) -> str:
-    right = a.form.close(a.read, a.target)
-    if a.form.unit(a.target) is not None:  # an entry right to the digits asked for is not a wrong one
-        right |= np.abs(a.read - a.target) <= 0.5 * a.form.unit(a.target) * (1 + 1e-9)
-    return (f"Not quite: the shape {a.read.shape} is right but some values are not: {int(np.sum(~right))} of "
-            f"{a.read.size} entries differ, the first at index {_first(~right)}; try hint().")
-
-
-def _first(where: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(i) for i in np.argwhere(where)[0])
-
-
-@dataclass(frozen=True)
-class Rule:
+class Rule(NamedTuple):
     """``name``: what it recognises; ``applies(x)``: whether it does; ``message(x)``: what it says."""
 
     name: str
@@ -250,9 +244,8 @@ REFUSALS = [  # the answer cannot be read as the kind of answer asked for
     Rule("a number too large for a float", lambda a: a.refused and a.read.huge,
          lambda a: f"Not quite: that is {a.read.description}, far too large; the answer is an ordinary-sized "
                    "number (it fits in a float); try hint()."),
-    Rule("too many numbers to read", lambda a: a.refused and a.read.shape is not None and isinstance(a.target, np.ndarray),
-         lambda a: f"Expected {'a single number' if a.scalar else f'shape {a.target.shape}'}, "
-                   f"got {a.read.description}."),
+    Rule("too many numbers to read", lambda a: a.refused and a.read.shape is not None,
+         lambda a: f"Expected {'a single number' if a.scalar else f'shape {a.target.shape}'}, got {a.read.description}."),
     Rule("not the kind of answer asked for", lambda a: a.refused, _refused),
 ]
 DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, and wrong
@@ -277,8 +270,7 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
          lambda a: f"Not quite: {a.subject} is NaN (not a number), the result of an undefined operation such "
                    "as 0/0, inf − inf or the mean of an empty array."),
     Rule("infinite", lambda a: a.scalar and not np.isfinite(a.read),
-         lambda a: f"Not quite: {a.subject} is infinite ({float(a.read)}): something overflowed or was "
-                   "divided by 0."),
+         lambda a: f"Not quite: {a.subject} is infinite ({float(a.read)}): something overflowed or was divided by 0."),
     Rule("nearly a whole number", lambda a: a.scalar and a.form.whole and abs(a.read - a.target) < 0.01,
          lambda a: f"Not quite: the answer is a whole number, and {as_typed(float(a.read))} is not one; "
                    "give it exactly."),
@@ -287,25 +279,28 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     Rule("NaN or infinity in an array", lambda a: not np.all(np.isfinite(a.read)),
          lambda a: f"Not quite: {a.subject} contains NaN or infinity ({int(np.sum(~np.isfinite(a.read)))} of "
                    f"{a.read.size} entries, the first at index {_first(~np.isfinite(a.read))})."),
-    Rule("some entries differ", lambda a: True, _differs),
+    Rule("some entries differ", lambda a: True,
+         lambda a: f"Not quite: the shape {a.read.shape} is right but some values are not: "
+                   f"{int(np.sum(a.form.off(a.read, a.target)))} of {a.read.size} entries differ, the first at "
+                   f"index {_first(a.form.off(a.read, a.target))}; try hint()."),
 ]
 VALUE_RULES = [
-    Rule("right, but a float16/float32 holds too few digits", lambda a: a.form.passes(a.read, a.target)
-         and a.stored is not None and not a.form.passes(a.stored, a.target), _precision),
-    Rule("right", lambda a: a.form.passes(a.read, a.target), lambda a: CORRECT, passed=True),
+    Rule("right, but a float16/float32 holds too few digits", lambda a: a.passes() and a.stored is not None
+         and not a.form.passes(a.stored, a.target), _precision),
+    Rule("right", Answer.passes, lambda a: CORRECT, passed=True),
     Rule("a typical mistake", lambda a: a.mistake(a.form.passes), lambda a: f"Not quite. {a.mistake(a.form.passes)}"),
     *REFUSALS,
     Rule("right to the digits given, but fewer than asked for", lambda a: a.form.digits_close(a.read, a.target),
          _close),
-    Rule("cut off, not rounded", lambda a: a.near(1.0) and a.cut_off(),
-         lambda a: f"Close, but not right {a.form.answer_form(a.target)}: you cut the digits off{a.off()}. "
-                   "Round to the nearest instead (a next digit of 5 or more rounds the last one up)."),
-    Rule("more digits than asked for, the last one asked off", lambda a: a.near(1.0) and a.more_decimals(),
-         lambda a: f"Close, but not right {a.form.answer_form(a.target)}: your value is off by more than half a "
-                   "unit of the last digit asked for. Compare it with what your code computes at full precision."),
-    Rule("the last digit asked for off by one", lambda a: a.near(1.0),
-         lambda a: f"Close, but not right {a.form.answer_form(a.target)}: the last digit is off by one{a.off()}. "
-                   "Round only the final value: rounding an intermediate result first can move the last digit."),
+    Rule("cut off, not rounded", lambda a: a.near() and a.cut_off(),
+         lambda a: f"Close, but not right {a.form_asked()}: you cut the digits off{a.off_entries()}. Round to "
+                   "the nearest instead (a next digit of 5 or more rounds the last one up)."),
+    Rule("more digits than asked for, the last one asked off", lambda a: a.near() and a.more_decimals(),
+         lambda a: f"Close, but not right {a.form_asked()}: your value is off by more than half a unit of the "
+                   "last digit asked for. Compare it with what your code computes at full precision."),
+    Rule("the last digit asked for off by one", Answer.near,
+         lambda a: f"Close, but not right {a.form_asked()}: the last digit is off by one{a.off_entries()}. Round "
+                   "only the final value: rounding an intermediate result first can move the last digit."),
     Rule("a typical mistake, right to the digits given", lambda a: a.mistake(a.form.digits_close),
          lambda a: f"Not quite. {a.mistake(a.form.digits_close)}"),
     *DIFFERENCES,
@@ -313,8 +308,8 @@ VALUE_RULES = [
 
 
 def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
-    """``work()`` with what it prints and warns kept out of the output: ``value`` or ``error``, and
-    ``extra``, the sentences that quote what it printed and warned."""
+    """``work()``'s ``value`` (or the ``error`` caught), its prints and warnings kept out of the output
+    and quoted in ``extra``."""
     sink, call = io.StringIO(), SimpleNamespace(value=None, error=None)
     with warnings.catch_warnings(record=True) as caught, redirect_stdout(sink), redirect_stderr(sink):
         warnings.simplefilter("always")
@@ -338,10 +333,7 @@ def _arguments(case: tuple[Any, ...]) -> str:
 def _raised(run: SimpleNamespace) -> str:
     error, arrays = run.calls[-1].error, [any(isinstance(x, np.ndarray) and x.size > 1 for x in case)
                                            for case in run.cases[: len(run.calls)]]
-    try:
-        text = " ".join(str(error).split())
-    except Exception:
-        text = ""
+    text = " ".join(str(error).split())
     text = type(error).__name__ + (f": {text}" if len(text) <= 160 else f": {text[:159]}…") * bool(text)
     advice = (" It ran on the single numbers of the earlier cases, so it probably uses something that takes one "
               "number at a time (math.…, float(…), an `if` on the value), and the question asks for arrays too: "
@@ -355,25 +347,25 @@ def _unprefixed(message: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
-# A run of a learner's function: ``calls`` (None if it is not a function; cut at the first error), and
-# of the results (``case, call, Answer``) the first not of the reference's kind (``bad``), the first
-# wrong one (``wrong``), and the typical mistake they all match (``mistake``).
+# Judged: a run of a learner's function. ``calls`` (None if it is not a function; cut at the first
+# error); of its results (each an Answer with its ``case`` and ``extra``), the first not of the
+# reference's kind (``bad``) and the first wrong (``wrong``); the typical mistake all match (``mistake``).
 FUNCTION_RULES = [
     Rule("not a function", lambda run: run.calls is None,
          lambda run: f"Expected a function, got {describe(run.given)[0]}. Define it with def name(…): … "
                      "return …, then give the function itself, without calling it: answer = name (no parentheses)."),
     Rule("it raised an error", lambda run: run.calls and run.calls[-1].error is not None, _raised),
-    Rule("it returned None", lambda run: run.bad and run.bad[2].given is None,
-         lambda run: f"Your function returned None on arguments {_arguments(run.bad[0])}: did you forget "
-                     f"`return`? (Changing the input in place is not enough: return the result.){run.bad[1].extra}"),
+    Rule("it returned None", lambda run: run.bad and run.bad.given is None,
+         lambda run: f"Your function returned None on arguments {_arguments(run.bad.case)}: did you forget "
+                     f"`return`? (Changing the input in place is not enough: return the result.){run.bad.extra}"),
     Rule("it returned what is not of the reference's kind", lambda run: run.bad,
-         lambda run: f"Not quite: on arguments {_arguments(run.bad[0])} your function did not return what was "
-                     f"asked. {_unprefixed(judge(run.bad[2], REFUSALS).message)}{run.bad[1].extra}"),
+         lambda run: f"Not quite: on arguments {_arguments(run.bad.case)} your function did not return what was "
+                     f"asked. {_unprefixed(judge(run.bad, REFUSALS).message)}{run.bad.extra}"),
     Rule("right", lambda run: run.wrong is None, lambda run: CORRECT, passed=True),
     Rule("a typical mistake", lambda run: run.mistake, lambda run: f"Not quite. {run.mistake}"),
     Rule("a wrong result", lambda run: True,
-         lambda run: f"Not quite: wrong result for arguments {_arguments(run.wrong[0])}. "
-                     f"{_unprefixed(judge(run.wrong[2], DIFFERENCES).message)}{run.wrong[1].extra}"),
+         lambda run: f"Not quite: wrong result for arguments {_arguments(run.wrong.case)}. "
+                     f"{_unprefixed(judge(run.wrong, DIFFERENCES).message)}{run.wrong.extra}"),
 ]
 
 
@@ -383,7 +375,7 @@ def _spelling(text: str) -> str:
 
 
 def _target(value: Any) -> Target:
-    value = value() if callable(value) else value
+    value = value() if callable(value) else value  # a typical mistake may be computed
     return value if isinstance(value, str) else bool(value) if isinstance(value, bool | np.bool_) \
         else np.asarray(value, dtype=np.float64)
 
@@ -396,11 +388,11 @@ def _budget(targets: Sequence[Target]) -> int:
 class Exercise:
     """An exercise whose answer is a value: a number, an array of numbers, a word or True/False.
 
-    ``expected`` is the reference answer (a zero-argument callable is evaluated once, when needed);
-    ``mistakes`` typical wrong answers ``(value or callable, explanation)``; ``rtol``/``atol`` the
-    tolerance; ``decimals``/``significant`` the digits the question asks for (at most one; see
-    ``answer_form``); ``choices`` the words a word question allows (by default the expected word and
-    those among the mistakes); ``aliases`` other spellings of a choice (compared without case, spaces
+    ``expected``: the reference answer (a zero-argument callable is called once, when needed);
+    ``mistakes``: typical wrong answers ``(value or callable, explanation)``; ``rtol``/``atol``: the
+    tolerance; ``decimals``/``significant``: the digits the question asks for (at most one, see
+    ``answer_form``); ``choices``: the words a word question allows (by default the expected word and
+    those among the mistakes); ``aliases``: other spellings of a choice (compared without case, spaces
     or punctuation), each mapped to the choice or to ``(choice, note)``, the note shown after the verdict.
     """
 
@@ -415,47 +407,36 @@ class Exercise:
                 raise ValueError(f"{name} must be an integer ≥ {least}, got {value!r}")
         self.question, self._expected, self._hint, self._solution = question, expected, hint, solution
         self._mistakes, self.rtol, self.atol = tuple(mistakes), rtol, atol
-        self.decimals, self.significant, self._resolved = decimals, significant, {}
-        self._choices = tuple(choices) if choices is not None else None
-        self._aliases = {_spelling(word): (word, "") for word in self._choices or ()} if aliases else {}
+        self.decimals, self.significant, self._choices = decimals, significant, choices
+        self._aliases = {_spelling(word): (word, "") for word in choices or ()} if aliases else {}
         self._aliases.update({_spelling(alias): (word, "") if isinstance(word, str) else tuple(word)
                               for alias, word in (aliases or {}).items()})
 
-    def _cached(self, key: str, make: Callable[[], Any]) -> Any:
-        """The reference and the mistakes, computed once and kept private."""
-        if key not in self._resolved:
-            self._resolved[key] = make()
-        return self._resolved[key]
-
+    @cached_property
     def _reference(self) -> Any:
-        return self._cached("expected", lambda: self._expected() if callable(self._expected) else self._expected)
+        return self._expected() if callable(self._expected) else self._expected
+
+    @cached_property
+    def _judging(self) -> tuple[Target, list[tuple[Target, str]], Form]:
+        """The reference, the typical mistakes and the form, computed once and kept private."""
+        target, mistakes = _target(self._reference), [(_target(wrong), text) for wrong, text in self._mistakes]
+        words = [wrong for wrong, _ in mistakes if isinstance(wrong, str)]
+        choices = self._choices if self._choices is not None else (target, *words) if words else ()
+        whole = isinstance(target, np.ndarray) and self.decimals is None and self.significant is None \
+            and bool(np.all(target == np.round(target)))
+        return target, mistakes, Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
 
     @property
     def expected(self) -> Any:
         """The reference answer (a copy: changing it changes nothing in the checker)."""
-        return copy.deepcopy(self._reference())
-
-    def _target(self) -> Target:
-        return self._cached("target", lambda: _target(self._reference()))
-
-    def _mistake_targets(self) -> list[tuple[Target, str]]:
-        return self._cached("mistakes", lambda: [(_target(wrong), text) for wrong, text in self._mistakes])
-
-    def _rules(self) -> Form:
-        target, choices = self._target(), self._choices
-        if choices is None:
-            words = [wrong for wrong, _ in self._mistake_targets() if isinstance(wrong, str)]
-            choices = (target, *words) if isinstance(target, str) and words else ()
-        whole = isinstance(target, np.ndarray) and self.decimals is None and self.significant is None \
-            and bool(np.all(target == np.round(target)))
-        return Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
+        return copy.deepcopy(self._reference)
 
     @property
     def answer_form(self) -> str | None:
         """The phrase a numeric question (and its notebook text) must contain ("to 4 decimals", "a whole
         number", "the exact value"); ``None`` for a word, a True/False or a function."""
-        target = self._target()
-        return self._rules().answer_form(target) if isinstance(target, np.ndarray) else None
+        target, _, form = self._judging
+        return form.answer_form(target) if isinstance(target, np.ndarray) else None
 
     def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
@@ -471,9 +452,8 @@ class Exercise:
         return CheckResult(result.passed, f"{result.message} {note}") if note else result
 
     def _check(self, answer: Any) -> CheckResult:
-        target, mistakes = self._target(), self._mistake_targets()
-        budget = _budget([target, *(wrong for wrong, _ in mistakes)])
-        return judge(Answer(answer, target, self._rules(), mistakes, budget), VALUE_RULES)
+        target, mistakes, form = self._judging
+        return judge(Answer(answer, target, form, mistakes, _budget([target, *(w for w, _ in mistakes)])), VALUE_RULES)
 
     def hint(self) -> None:
         """Print a hint."""
@@ -488,8 +468,8 @@ class Exercise:
 
 
 class FunctionExercise(Exercise):
-    """An exercise whose answer is a function, checked on the argument tuples ``cases`` against
-    ``reference``; each call gets fresh deep copies; each mistake is a wrong function."""
+    """An exercise whose answer is a function, called on each argument tuple of ``cases`` (on fresh
+    copies) and compared with ``reference``; each of ``mistakes`` is a wrong function."""
 
     def __init__(self, question: str, reference: Callable[..., Any], cases: Sequence[tuple[Any, ...]], *,
                  hint: str, solution: str, mistakes: Sequence[tuple[Callable[..., Any], str]] = (),
@@ -504,15 +484,21 @@ class FunctionExercise(Exercise):
 
     @cases.setter
     def cases(self, cases: Sequence[tuple[Any, ...]]) -> None:
-        self._cases, self._resolved = copy.deepcopy(tuple(tuple(case) for case in cases)), {}
+        self._cases = copy.deepcopy(tuple(tuple(case) for case in cases))
+        self.__dict__.pop("_results", None)
 
-    def _results(self, function: Callable[..., Any], reference: bool = False) -> list[Target] | None:
-        try:
+    @cached_property
+    def _results(self) -> tuple[list[Target], list[tuple[list[Target] | None, str]]]:
+        """The reference's results, and each typical mistake's (``None`` if it fails on some case)."""
+        def results(function: Callable[..., Any]) -> list[Target]:
             return [_target(function(*copy.deepcopy(case))) for case in self._cases]
-        except Exception:  # a typical mistake that cannot run on some case never matches
-            if reference:
-                raise
-            return None
+
+        def mistake(wrong: Callable[..., Any]) -> list[Target] | None:
+            try:
+                return results(wrong)
+            except Exception:
+                return None
+        return results(self.reference), [(mistake(wrong), text) for wrong, text in self._function_mistakes]
 
     def _check(self, answer: Any) -> CheckResult:
         run = SimpleNamespace(given=answer, cases=self._cases, calls=None, bad=None, wrong=None, mistake=None)
@@ -523,14 +509,15 @@ class FunctionExercise(Exercise):
                     run.calls.append(_quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit)))
                 if run.calls[-1].error is not None:
                     return judge(run, FUNCTION_RULES)
-            targets, form = self._cached("reference", lambda: self._results(self.reference, True)), Form(self.rtol, self.atol)
-            found = [(case, call, Answer(call.value, target, form, budget=_budget(targets), subject="its result"))
-                     for case, call, target in zip(self._cases, run.calls, targets)]
-            run.bad = next((f for f in found if f[2].given is None or f[2].refused), None)
-            run.wrong = next((f for f in found if not form.matches(f[2].read, f[2].target)), None)
-            mistakes = self._cached("function mistakes", lambda: [(self._results(w), text) for w, text in self._function_mistakes])
+            (targets, mistakes), form = self._results, Form(self.rtol, self.atol)
+            found = [Answer(call.value, target, form, budget=_budget(targets), subject="its result")
+                     for call, target in zip(run.calls, targets)]
+            for result, case, call in zip(found, self._cases, run.calls):
+                result.case, result.extra = case, call.extra
+            run.bad = next((result for result in found if result.given is None or result.refused), None)
+            run.wrong = next((result for result in found if not form.matches(result.read, result.target)), None)
             run.mistake = next((text for results, text in mistakes if results is not None
-                                and all(form.matches(f[2].read, wrong) for f, wrong in zip(found, results))), None)
+                                and all(form.matches(f.read, wrong) for f, wrong in zip(found, results))), None)
         return judge(run, FUNCTION_RULES)
 
 

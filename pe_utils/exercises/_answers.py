@@ -1,9 +1,9 @@
-"""Reading a learner's answer without trusting it, and naming it in words.
+"""Reading a learner's answer without trusting it, and naming in words what cannot be read.
 
-``read_as(answer, target, budget)`` gives the answer as the kind of ``target``: a word, True/False,
-or a float64 array of real numbers (0-d for one number). What cannot be read so is a ``Refusal``
-saying what the answer is and what to do instead. Reading never raises, never iterates a generator,
-and refuses by its size, unread, anything holding more than ``budget`` numbers.
+``read_as(answer, target, budget)`` gives the answer as the kind of ``target``: a word, True/False or a
+float64 array of real numbers (0-d for one number), else a ``Refusal`` saying what the answer is and
+what to do instead. It never raises, never iterates a generator, and refuses unread (by its size)
+anything holding more than ``budget`` numbers.
 """
 
 from __future__ import annotations
@@ -29,11 +29,10 @@ _REPR.maxlist = _REPR.maxtuple = 6
 def short_repr(value: Any, limit: int = 60) -> str:
     """``repr`` cut to ``limit`` characters; never raises (a learner's ``__repr__`` may)."""
     try:
-        text = np.array2string(value, threshold=8, edgeitems=2, precision=6) \
-            if isinstance(value, np.ndarray) else _REPR.repr(value)
+        text = " ".join((np.array2string(value, threshold=8, edgeitems=2, precision=6)
+                         if isinstance(value, np.ndarray) else _REPR.repr(value)).split())
     except Exception:
         return f"<{type(value).__name__} object>"
-    text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -63,9 +62,9 @@ def numbers_written_in(text: str) -> list[str]:
 
 @dataclass(frozen=True)
 class Refusal:
-    """Why an answer cannot be read: what was given (``description``), what to do (``advice``),
-    where inside a list (``where``, e.g. "[2]"), its shape if it was too big to read (``shape``),
-    and ``huge`` for a real number too large for a float (a wrong value, not a wrong kind)."""
+    """Why an answer cannot be read: what was given (``description``), what to do (``advice``), where
+    inside a list (``where``: "[2]"), its ``shape`` if it was too big to read, and ``huge`` for a real
+    number too large for a float (a wrong value rather than a wrong kind)."""
 
     description: str
     advice: str = ""
@@ -74,18 +73,13 @@ class Refusal:
     huge: bool = False
 
 
-def _text_advice(text: str | bytes) -> str:
-    is_bytes = isinstance(text, bytes)
+def _text_advice(text: str) -> str:
+    stripped, found = text.strip(), numbers_written_in(text)
     try:
-        stripped = (text.decode() if is_bytes else text).strip()
         float(stripped)
         return f"write {stripped} without quotes"
-    except UnicodeDecodeError:
-        return "type the number itself, without quotes"
     except ValueError:
-        if is_bytes:
-            return "write plain text in quotes, without the b prefix (or a number without quotes)"
-    found = numbers_written_in(stripped)
+        pass
     if stripped.startswith(("[", "(")):
         return "write the list itself, without quotes around it"
     if len(found) >= 2:
@@ -101,32 +95,32 @@ def describe(value: Any) -> tuple[str, str]:
     if value is Ellipsis:
         return "... (the placeholder)", "replace it with your value"
     if isinstance(value, bool | np.bool_):
-        return (f"the boolean {bool(value)}",
-                "a comparison gives True or False; give the number itself (1 or 0 if you meant those)")
-    if isinstance(value, str | bytes):
-        return f"{'text' if isinstance(value, str) else 'bytes'} {short_repr(value)}", _text_advice(value)
+        return f"the boolean {bool(value)}", ("a comparison gives True or False; give the number itself "
+                                              "(1 or 0 if you meant those)")
+    if isinstance(value, str):
+        return f"text {short_repr(value)}", _text_advice(value)
+    if isinstance(value, bytes):
+        return f"bytes {short_repr(value)}", "write plain text in quotes, without the b prefix (or a number)"
     if isinstance(value, complex | np.complexfloating):
         return f"the complex number {short_repr(value)}", (
             "its imaginary part is 0: take .real, or find where the complex number comes from"
             if complex(value).imag == 0 else "the answer is a real number; find where the imaginary part comes from")
-    if isinstance(value, np.generic) and value.dtype.kind in "mM":
-        return f"a date or time ({short_repr(value)})", "give a plain number"
     if isinstance(value, Mapping):
         return f"a {name} with {len(value)} entr{'y' if len(value) == 1 else 'ies'}", "give the number(s) themselves"
     if isinstance(value, AbstractSet):
         return "a set", "a set has no order and drops repeats; use a list or an array"
     if isinstance(value, types.GeneratorType | Iterator):
-        kind = "a generator" if isinstance(value, types.GeneratorType) else "an iterator"
-        return kind, "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
-    if isinstance(value, types.ModuleType):
-        return f"the module {value.__name__}", "give a value, not a module"
-    if isinstance(value, type):
-        return f"the class {value.__name__}", "give a value, not a type"
+        return "a generator" if isinstance(value, types.GeneratorType) else "an iterator", \
+            "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
+    if isinstance(value, types.ModuleType | type):
+        return (f"the module {value.__name__}", "give a value, not a module") if isinstance(value, types.ModuleType) \
+            else (f"the class {value.__name__}", "give a value, not a type")
     if callable(value):
         return f"a function ({getattr(value, '__name__', name)})", "call it and give its result"
-    if isinstance(value, numbers.Number | np.ndarray):
-        return f"the number {short_repr(value)}" if isinstance(value, numbers.Number) \
-            else f"an array of shape {value.shape}", ""
+    if isinstance(value, numbers.Number):
+        return f"the number {short_repr(value)}", ""
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape}", ""
     if isinstance(value, list | tuple | range):
         try:
             return f"a {name} of {len(value)} item" + "s" * (len(value) != 1), ""
@@ -135,92 +129,67 @@ def describe(value: Any) -> tuple[str, str]:
     return f"an object of type {name}", "give a number, a list of numbers or a NumPy array"
 
 
-#: Arrays that are not of real numbers, by dtype kind: (what they hold, what to do instead).
+#: Arrays of what is not a real number, by dtype kind: (what they hold, what to do instead).
 _NOT_REAL = {"b": ("of booleans", "give numbers (astype(int) if you meant 0s and 1s)"),
              "c": ("of complex numbers", "take .real if every imaginary part is 0"),
-             "m": ("of dates or times", "give plain numbers"), "M": ("of dates or times", "give plain numbers"),
              "U": ("of text", "give numbers, not text"), "S": ("of text", "give numbers, not text")}
 
 
-def _float64(array: np.ndarray) -> np.ndarray:
-    """float64; a float16/float32 entry becomes the decimal it prints as (35.3, not 35.29999923…)."""
-    low = array.dtype.kind == "f" and array.dtype.itemsize < 8
-    return array.astype(str).astype(np.float64) if low else np.asarray(array, dtype=np.float64)
-
-
 def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | Refusal:
-    """``value`` as float64; ``room[0]`` is how many more numbers may be read."""
-    if depth > 32:  # a list that contains itself is infinitely deep
+    """``value`` as float64 (``room[0]``: how many more numbers may be read); a float16/float32
+    entry becomes the decimal it prints as (35.3, not 35.29999923…), the digits the learner sees."""
+    if depth > 32:
         return Refusal("a list nested too deeply", "give a flat list or a NumPy array", where)
-    if isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating):
+    if isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating) \
+            or isinstance(value, np.generic) and value.dtype.kind not in "iuf":
         return Refusal(*describe(value), where=where)
     if isinstance(value, np.ma.MaskedArray):
         if masked := int(np.ma.count_masked(value)):
             return Refusal(f"a masked array with {masked} masked entr{'y' if masked == 1 else 'ies'}",
                            "give a plain array with every entry filled in", where)
         value = np.ma.getdata(value)
-    if isinstance(value, np.generic):
-        if value.dtype.kind not in "iuf":
-            return Refusal(*describe(value), where=where)
-        room[0] -= 1
-        number = _float64(np.asarray(value))
-        if np.isinf(number) and np.isfinite(value):  # a long double beyond float64
-            return Refusal("a number too large for a float", "", where, huge=True)
-        return number
-    if isinstance(value, numbers.Real | decimal.Decimal):
-        room[0] -= 1
+    if isinstance(value, numbers.Real | decimal.Decimal) and not isinstance(value, np.generic):
         try:
-            return np.array(float(value))
-        except (ValueError, OverflowError, TypeError):
+            value = np.array(float(value))
+        except OverflowError:
             if not isinstance(value, numbers.Integral):
-                return Refusal(f"the number {short_repr(value)}", "give a plain float", where)
-        digits = int(abs(value).bit_length() * 0.30102999566398120) + 1  # log10(2): exact or one too many
-        digits -= abs(value) < 10 ** (digits - 1)
-        return Refusal(f"a number with {digits} digits", "", where, huge=True)
+                raise
+            digits = int(abs(value).bit_length() * 0.30102999566398120) + 1  # log10(2): exact or one too many
+            digits -= abs(value) < 10 ** (digits - 1)
+            return Refusal(f"a number with {digits} digits", "", where, huge=True)
     if isinstance(value, list | tuple | range):
         return _sequence(value, where, depth, room)
     shape = getattr(value, "shape", None)
-    if isinstance(value, type) or not hasattr(value, "__array__") or not isinstance(shape, tuple) \
-            or not all(isinstance(n, int) for n in shape):
+    if isinstance(value, type) or not hasattr(value, "__array__") or not isinstance(shape, tuple):
         return Refusal(*describe(value), where=where)
     if math.prod(shape) > room[0]:  # an array of any library (NumPy, torch, pandas) is read only if small
         return Refusal(f"an array of shape {shape}", "", where, shape=shape)
-    if not isinstance(value, np.ndarray):
-        try:
-            array = np.asarray(value)
-        except Exception:
-            return Refusal(*describe(value), where=where)
-        if array.dtype.kind == "O" and array.shape == ():
-            return Refusal(*describe(value), where=where)
-        return _read(array, where, depth + 1, room)
-    if value.dtype.kind == "O":
-        return _read(value.item(), where, depth + 1, room) if value.shape == () \
-            else _sequence(list(value), where, depth, room)
-    room[0] -= value.size
-    if value.dtype.kind in "iuf":
-        return _float64(value)
-    holds, advice = _NOT_REAL.get(value.dtype.kind, (f"of dtype {value.dtype}", "give an array of plain numbers"))
-    holds += f" (dtype {value.dtype})" * (value.dtype.kind in "US")
-    return Refusal(f"an array of shape {value.shape} {holds}", advice, where)
+    array = np.asarray(value)
+    if array.dtype.kind == "O" and array.shape:
+        return _sequence(list(array), where, depth, room)
+    if array.dtype.kind == "O":
+        return _read(array.item(), where, depth + 1, room) if value is array \
+            else Refusal(*describe(value), where=where)
+    if array.dtype.kind not in "iuf":
+        holds, advice = _NOT_REAL.get(array.dtype.kind, (f"of dtype {array.dtype}", "give plain numbers"))
+        return Refusal(f"an array of shape {array.shape} {holds}", advice, where)
+    room[0] -= array.size
+    low = array.dtype.kind == "f" and array.dtype.itemsize < 8
+    return array.astype(str).astype(np.float64) if low else array.astype(np.float64)
 
 
 def _sequence(sequence: list | tuple | range, where: str, depth: int, room: list[int]) -> np.ndarray | Refusal:
-    kind = type(sequence).__name__
-    try:
-        length = len(sequence)
-    except OverflowError:  # len(range(10**100))
-        return Refusal(f"a {kind} with too many items to count", "", where, shape=(10**18,))
-    if length > room[0]:
-        return Refusal(f"a {kind} of {length} items", "", where, shape=(length,))
+    if len(sequence) > room[0]:
+        return Refusal(f"a {type(sequence).__name__} of {len(sequence)} items", "", where, shape=(len(sequence),))
     items = []
-    for index in range(length):
+    for index in range(len(sequence)):
         items.append(_read(sequence[index], f"{where}[{index}]", depth + 1, room))
         if isinstance(items[-1], Refusal):
             return items[-1]
     for index, item in enumerate(items):
         if item.shape != items[0].shape:
-            return Refusal(f"a ragged {kind}: item {where}[0] is {shape_words(items[0].shape)} but item "
-                           f"{where}[{index}] is {shape_words(item.shape)}", "every row must have the same length")
+            return Refusal(f"a ragged {type(sequence).__name__}: item {where}[0] is {shape_words(items[0].shape)} "
+                           f"but item {where}[{index}] is {shape_words(item.shape)}", "every row must have the same length")
     return np.stack(items) if items else np.zeros((0,))
 
 
@@ -228,21 +197,18 @@ def read_real(value: Any, budget: int) -> np.ndarray | Refusal:
     """The real numbers in ``value`` as a float64 array (0-d for one number), or a ``Refusal``."""
     try:
         return _read(value, "", 0, [budget])
-    except RecursionError:
-        return Refusal("a list nested too deeply", "give a flat list or a NumPy array")
-    except Exception as error:  # a learner's object whose __len__, __getitem__, … fails
-        return Refusal(f"{describe(value)[0]} that cannot be read ({type(error).__name__})",
+    except Exception as error:  # a list that contains itself, an object whose __len__, __array__, … fails
+        return Refusal(f"an object of type {type(value).__name__} that cannot be read ({type(error).__name__})",
                        "give a number, a list of numbers or a NumPy array")
 
 
 def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
     """``answer`` as the kind of ``target`` (a word, True/False or a float array), or a ``Refusal``."""
     if isinstance(target, str):
-        if isinstance(answer, str):
-            return answer
-        if isinstance(answer, bool | np.bool_ | int | float | np.number):
-            return Refusal(f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")
-        return Refusal(describe(answer)[0], "write the word itself between quotes, e.g. 'word'")
+        return answer if isinstance(answer, str) else Refusal(
+            f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")  \
+            if isinstance(answer, bool | np.bool_ | int | float | np.number) \
+            else Refusal(describe(answer)[0], "write the word itself between quotes, e.g. 'word'")
     if isinstance(target, bool):
         if isinstance(answer, bool | np.bool_):
             return bool(answer)
