@@ -65,108 +65,95 @@ class Form:
     choices: tuple[str, ...] = ()
     whole: bool = False  # a whole-number answer is exact (to 1e-9) or wrong
 
-    def close(self, read: np.ndarray, target: np.ndarray) -> np.ndarray:
-        return np.isclose(read, target, *((0.0, 1e-9) if self.whole else (self.rtol, self.atol)))
 
-    def unit(self, target: np.ndarray) -> np.ndarray | None:
+class Answer:
+    """An answer (``given``) read as the kind of ``target`` (``read``), and the tests the rules use."""
+
+    def __init__(self, given: Any, target: Target, form: Form, mistakes: Sequence[tuple[Target, str]] = (),
+                 budget: int = 1000, subject: str = "your answer") -> None:
+        self.given, self.target, self.form, self.mistakes, self.budget = given, target, form, mistakes, budget
+        self.read, self.subject = read_as(given, target, budget), subject
+        self.refused, self.scalar = isinstance(self.read, Refusal), isinstance(target, np.ndarray) and not target.ndim
+        self.numbers = isinstance(target, np.ndarray) and isinstance(self.read, np.ndarray) \
+            and self.read.shape == target.shape  # of the shape asked for
+        low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.dtype.itemsize < 8
+        self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
+
+    def like(self, given: Any, target: Target) -> Answer:
+        return Answer(given, target, self.form, budget=self.budget)
+
+    def mistake(self, test: Callable[[Answer], bool]) -> str | None:
+        """The explanation of the first typical mistake that ``test`` says the answer is."""
+        return next((text for wrong, text in self.mistakes if test(self.like(self.given, wrong))), None)
+
+    def close(self) -> np.ndarray:
+        rtol, atol = (0.0, 1e-9) if self.form.whole else (self.form.rtol, self.form.atol)
+        return np.isclose(self.read, self.target, rtol=rtol, atol=atol)
+
+    def unit(self) -> np.ndarray | None:
         """One unit of the last digit asked for, per entry (``None`` if no digits are asked for)."""
-        if self.decimals is not None or self.significant is None:
-            return None if self.decimals is None else np.full(target.shape, 10.0**-self.decimals)
+        decimals, significant, target = self.form.decimals, self.form.significant, self.target
+        if decimals is not None or significant is None:
+            return None if decimals is None else np.full(target.shape, 10.0**-decimals)
         magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
-        return np.where(target == 0, 0.0, 10.0 ** (magnitude - self.significant + 1))
+        return np.where(target == 0, 0.0, 10.0 ** (magnitude - significant + 1))
 
-    def matches(self, read: Any, target: Target) -> bool:
-        if isinstance(target, str | bool):
-            return read is target if isinstance(target, bool) else \
-                isinstance(read, str) and _normalise(read) == _normalise(target)
-        return isinstance(read, np.ndarray) and read.shape == target.shape and bool(np.all(self.close(read, target)))
+    def matches(self) -> bool:
+        if isinstance(self.target, str):
+            return isinstance(self.read, str) and _normalise(self.read) == _normalise(self.target)
+        return self.read is self.target if isinstance(self.target, bool) else self.numbers and self.close().all()
 
-    def off(self, read: np.ndarray, target: np.ndarray, units: float = 0.5) -> np.ndarray:
+    def off(self, units: float = 0.5) -> np.ndarray:
         """The entries neither close nor within ``units`` units of the last digit asked for."""
-        unit = self.unit(target)
-        near = False if unit is None else np.abs(read - target) <= units * unit * (1 + 1e-9)
-        return ~(self.close(read, target) | near)
+        unit = self.unit()
+        return ~(self.close() | (False if unit is None else np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
 
-    def within(self, read: Any, target: Target, units: float = 0.5) -> bool:
-        if not isinstance(target, np.ndarray) or self.unit(target) is None or not isinstance(read, np.ndarray):
-            return False
-        return read.shape == target.shape and bool(np.all(np.isfinite(read)) and not self.off(read, target, units).any())
+    def within(self, units: float = 0.5) -> bool:
+        return self.numbers and self.unit() is not None and np.isfinite(self.read).all() and not self.off(units).any()
 
-    def passes(self, read: Any, target: Target) -> bool:
+    def passes(self) -> bool:
         """Right: equal within the tolerance, or within half a unit of the last digit asked for."""
-        return self.matches(read, target) or self.within(read, target)
+        return self.matches() or self.within()
 
-    def digits_close(self, read: Any, target: Target) -> bool:
+    def digits_close(self) -> bool:
         """Every entry right to the digits it shows (at least two; an array's entries share decimals)."""
-        if not isinstance(target, np.ndarray) or not isinstance(read, np.ndarray) or read.shape != target.shape \
-                or read.size == 0 or not np.all(np.isfinite(read)):
+        if not self.numbers or self.read.size == 0 or not np.isfinite(self.read).all():
             return False
-        flat, shown = read.ravel(), [_decimals(value) for value in read.ravel()]
-        decimals, units = max(max(0, places) for _, places in shown), np.full(read.size, np.nan)
+        flat, shown = self.read.ravel(), [_decimals(value) for value in self.read.ravel()]
+        decimals, units = max(max(0, places) for _, places in shown), np.full(flat.size, np.nan)
         if decimals >= 1:  # NumPy prints an array with common decimals: one unit for all
             if decimals < 2 and all(digits < 2 for (digits, _), value in zip(shown, flat) if value):
                 return False  # a single digit such as 0.2 is too few to call close
             units[:] = 10.0**-decimals
         for index, ((digits, places), value) in enumerate(zip(shown, flat)):  # whole numbers: 1000 ≠ 1024
-            if decimals < 1 and value and target.flat[index] != np.round(target.flat[index]):
+            if decimals < 1 and value and self.target.flat[index] != np.round(self.target.flat[index]):
                 units[index] = 10.0**-places if digits >= 2 else 10.0 ** (-places - 1) if places else np.nan
         with np.errstate(invalid="ignore"):
-            within = np.abs(flat - target.ravel()) <= 0.5 * units * (1 + 1e-9)
-        return bool(np.all(within | self.close(read, target).ravel()))
+            within = np.abs(flat - self.target.ravel()) <= 0.5 * units * (1 + 1e-9)
+        return bool(np.all(within | self.close().ravel()))
 
-    def answer_form(self, target: np.ndarray) -> str:
+    def answer_form(self) -> str:
         """The phrase a numeric question must contain: "to 4 decimals", "a whole number", …"""
-        for count, word in ((self.decimals, "decimal"), (self.significant, "significant digit")):
+        for count, word in ((self.form.decimals, "decimal"), (self.form.significant, "significant digit")):
             if count is not None:
                 return f"to {count} {word}" + "s" * (count != 1)
-        return "a whole number" if np.all(target == np.round(target)) else "the exact value"
-
-
-class Answer:
-    """An answer (``given``) read as the kind of ``target``: what the value rules look at."""
-
-    def __init__(self, given: Any, target: Target, form: Form, mistakes: Sequence[tuple[Target, str]] = (),
-                 budget: int = 1000, subject: str = "your answer") -> None:
-        self.given, self.target, self.form, self.mistakes, self.budget = given, target, form, mistakes, budget
-        self.subject, self.reads = subject, {}
-        self.read = self.read_as(target)
-        self.refused, self.scalar = isinstance(self.read, Refusal), isinstance(target, np.ndarray) and not target.ndim
-        low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.dtype.itemsize < 8
-        self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
-
-    def read_as(self, target: Target) -> Any:
-        if type(target) not in self.reads:
-            self.reads[type(target)] = read_as(self.given, target, self.budget)
-        return self.reads[type(target)]
-
-    def mistake(self, test: Callable[[Any, Target], bool]) -> str | None:
-        """The explanation of the first typical mistake that ``test`` says the answer is."""
-        return next((text for wrong, text in self.mistakes if test(self.read_as(wrong), wrong)), None)
-
-    def passes(self) -> bool:
-        return self.form.passes(self.read, self.target)
-
-    def near(self) -> bool:
-        return self.form.within(self.read, self.target, 1.0)
-
-    def form_asked(self) -> str:
-        return self.form.answer_form(self.target)
+        return "a whole number" if np.all(self.target == np.round(self.target)) else "the exact value"
 
     def off_entries(self) -> str:
         """The entries off by more than half a unit: "" for one number, " in every entry", " in entry (1,)"."""
-        off = self.form.off(self.read, self.target)
+        off = self.off()
         where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
         return "" if self.scalar else " in every entry" if off.all() \
             else f" in entr{'y' if len(where) == 1 else 'ies'} " + ", ".join(map(str, where[:4]))
 
     def cut_off(self) -> bool:
-        unit = self.form.unit(self.target)
+        unit = self.unit()
         with np.errstate(divide="ignore", invalid="ignore"):
             cut = np.where(unit > 0, np.trunc(self.target / np.where(unit > 0, unit, 1.0)) * unit, self.target)
         return bool(np.all(np.isclose(self.read, cut, rtol=1e-12, atol=0.0) | (unit == 0)))
 
     def more_decimals(self) -> bool:
-        unit = self.form.unit(self.target)
+        unit = self.unit()
         asked = int(np.max(np.maximum(0, -np.round(np.log10(np.where(unit > 0, unit, 1.0))))))
         return max(max(0, _decimals(value)[1]) for value in self.read.ravel()) > asked
 
@@ -207,7 +194,7 @@ def _refused(a: Answer) -> str:
 
 
 def _close(a: Answer) -> str:
-    every, form = ", in every entry" * (not a.scalar), a.form_asked()
+    every, form = ", in every entry" * (not a.scalar), a.answer_form()
     if form in ("a whole number", "the exact value"):
         what = "the answer is a whole number" if form == "a whole number" else "the question asks for the exact value"
         code = " (the value your code computes)" * (form == "the exact value")
@@ -217,7 +204,8 @@ def _close(a: Answer) -> str:
 
 def _precision(a: Answer) -> str:
     dtype, held = a.given.dtype, as_typed(float(a.stored.flat[0])) if a.stored.size else ""
-    asked = f"the value {a.form.answer_form(a.stored)}" if a.form.unit(a.stored) is not None else "the exact value"
+    rounded = a.form.decimals is not None or a.form.significant is not None
+    asked = f"the value {a.answer_form()}" if rounded else "the exact value"
     return (f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it holds "
             f"{held}{' (first entry)' * bool(a.stored.ndim)}, not {asked} the question asks for. Compute in "
             "float64 (a plain Python float, or np.float64) and give that.")
@@ -281,28 +269,27 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
                    f"{a.read.size} entries, the first at index {_first(~np.isfinite(a.read))})."),
     Rule("some entries differ", lambda a: True,
          lambda a: f"Not quite: the shape {a.read.shape} is right but some values are not: "
-                   f"{int(np.sum(a.form.off(a.read, a.target)))} of {a.read.size} entries differ, the first at "
-                   f"index {_first(a.form.off(a.read, a.target))}; try hint()."),
+                   f"{int(np.sum(a.off()))} of {a.read.size} entries differ, the first at "
+                   f"index {_first(a.off())}; try hint()."),
 ]
 VALUE_RULES = [
     Rule("right, but a float16/float32 holds too few digits", lambda a: a.passes() and a.stored is not None
-         and not a.form.passes(a.stored, a.target), _precision),
+         and not a.like(a.stored, a.target).passes(), _precision),
     Rule("right", Answer.passes, lambda a: CORRECT, passed=True),
-    Rule("a typical mistake", lambda a: a.mistake(a.form.passes), lambda a: f"Not quite. {a.mistake(a.form.passes)}"),
+    Rule("a typical mistake", lambda a: a.mistake(Answer.passes), lambda a: f"Not quite. {a.mistake(Answer.passes)}"),
     *REFUSALS,
-    Rule("right to the digits given, but fewer than asked for", lambda a: a.form.digits_close(a.read, a.target),
-         _close),
-    Rule("cut off, not rounded", lambda a: a.near() and a.cut_off(),
-         lambda a: f"Close, but not right {a.form_asked()}: you cut the digits off{a.off_entries()}. Round to "
+    Rule("right to the digits given, but fewer than asked for", Answer.digits_close, _close),
+    Rule("cut off, not rounded", lambda a: a.within(1.0) and a.cut_off(),
+         lambda a: f"Close, but not right {a.answer_form()}: you cut the digits off{a.off_entries()}. Round to "
                    "the nearest instead (a next digit of 5 or more rounds the last one up)."),
-    Rule("more digits than asked for, the last one asked off", lambda a: a.near() and a.more_decimals(),
-         lambda a: f"Close, but not right {a.form_asked()}: your value is off by more than half a unit of the "
+    Rule("more digits than asked for, the last one asked off", lambda a: a.within(1.0) and a.more_decimals(),
+         lambda a: f"Close, but not right {a.answer_form()}: your value is off by more than half a unit of the "
                    "last digit asked for. Compare it with what your code computes at full precision."),
-    Rule("the last digit asked for off by one", Answer.near,
-         lambda a: f"Close, but not right {a.form_asked()}: the last digit is off by one{a.off_entries()}. Round "
+    Rule("the last digit asked for off by one", lambda a: a.within(1.0),
+         lambda a: f"Close, but not right {a.answer_form()}: the last digit is off by one{a.off_entries()}. Round "
                    "only the final value: rounding an intermediate result first can move the last digit."),
-    Rule("a typical mistake, right to the digits given", lambda a: a.mistake(a.form.digits_close),
-         lambda a: f"Not quite. {a.mistake(a.form.digits_close)}"),
+    Rule("a typical mistake, right to the digits given", lambda a: a.mistake(Answer.digits_close),
+         lambda a: f"Not quite. {a.mistake(Answer.digits_close)}"),
     *DIFFERENCES,
 ]
 
@@ -436,7 +423,7 @@ class Exercise:
         """The phrase a numeric question (and its notebook text) must contain ("to 4 decimals", "a whole
         number", "the exact value"); ``None`` for a word, a True/False or a function."""
         target, _, form = self._judging
-        return form.answer_form(target) if isinstance(target, np.ndarray) else None
+        return Answer(target, target, form).answer_form() if isinstance(target, np.ndarray) else None
 
     def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
@@ -515,9 +502,9 @@ class FunctionExercise(Exercise):
             for result, case, call in zip(found, self._cases, run.calls):
                 result.case, result.extra = case, call.extra
             run.bad = next((result for result in found if result.given is None or result.refused), None)
-            run.wrong = next((result for result in found if not form.matches(result.read, result.target)), None)
+            run.wrong = next((result for result in found if not result.matches()), None)
             run.mistake = next((text for results, text in mistakes if results is not None
-                                and all(form.matches(f.read, wrong) for f, wrong in zip(found, results))), None)
+                                and all(f.like(f.given, wrong).matches() for f, wrong in zip(found, results))), None)
         return judge(run, FUNCTION_RULES)
 
 
