@@ -73,10 +73,11 @@ class Answer:
                  budget: int = 1000, subject: str = "your answer") -> None:
         self.given, self.target, self.form, self.mistakes, self.budget = given, target, form, mistakes, budget
         self.read, self.subject = read_as(given, target, budget), subject
-        self.refused, self.scalar = isinstance(self.read, Refusal), isinstance(target, np.ndarray) and not target.ndim
+        self.refused = isinstance(self.read, Refusal)
+        self.scalar = isinstance(target, np.ndarray) and not target.ndim
         self.numbers = isinstance(target, np.ndarray) and isinstance(self.read, np.ndarray) \
             and self.read.shape == target.shape  # of the shape asked for
-        low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.dtype.itemsize < 8
+        low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.itemsize < 8
         self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
 
     def like(self, given: Any, target: Target) -> Answer:
@@ -101,15 +102,20 @@ class Answer:
     def matches(self) -> bool:
         if isinstance(self.target, str):
             return isinstance(self.read, str) and _normalise(self.read) == _normalise(self.target)
-        return self.read is self.target if isinstance(self.target, bool) else self.numbers and self.close().all()
+        if isinstance(self.target, bool):
+            return self.read is self.target
+        return self.numbers and self.close().all()
 
     def off(self, units: float = 0.5) -> np.ndarray:
         """The entries neither close nor within ``units`` units of the last digit asked for."""
-        unit = self.unit()
-        return ~(self.close() | (False if unit is None else np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
+        unit, close = self.unit(), self.close()
+        if unit is None:
+            return ~close
+        return ~(close | (np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
 
     def within(self, units: float = 0.5) -> bool:
-        return self.numbers and self.unit() is not None and np.isfinite(self.read).all() and not self.off(units).any()
+        finite = self.numbers and np.isfinite(self.read).all()
+        return finite and self.unit() is not None and not self.off(units).any()
 
     def passes(self) -> bool:
         """Right: equal within the tolerance, or within half a unit of the last digit asked for."""
@@ -122,10 +128,10 @@ class Answer:
         flat, shown = self.read.ravel(), [_decimals(value) for value in self.read.ravel()]
         decimals, units = max(max(0, places) for _, places in shown), np.full(flat.size, np.nan)
         if decimals >= 1:  # NumPy prints an array with common decimals: one unit for all
-            if decimals < 2 and all(digits < 2 for (digits, _), value in zip(shown, flat) if value):
+            if decimals < 2 and all(count < 2 for (count, _), x in zip(shown, flat, strict=True) if x):
                 return False  # a single digit such as 0.2 is too few to call close
             units[:] = 10.0**-decimals
-        for index, ((digits, places), value) in enumerate(zip(shown, flat)):  # whole numbers: 1000 ≠ 1024
+        for index, ((digits, places), value) in enumerate(zip(shown, flat, strict=True)):  # 1000 ≠ 1024
             if decimals < 1 and value and self.target.flat[index] != np.round(self.target.flat[index]):
                 units[index] = 10.0**-places if digits >= 2 else 10.0 ** (-places - 1) if places else np.nan
         with np.errstate(invalid="ignore"):
@@ -140,7 +146,7 @@ class Answer:
         return "a whole number" if np.all(self.target == np.round(self.target)) else "the exact value"
 
     def off_entries(self) -> str:
-        """The entries off by more than half a unit: "" for one number, " in every entry", " in entry (1,)"."""
+        """The entries off by more than half a unit: "", " in every entry", " in entry (1,)", …"""
         off = self.off()
         where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
         return "" if self.scalar else " in every entry" if off.all() \
@@ -149,7 +155,7 @@ class Answer:
     def cut_off(self) -> bool:
         unit = self.unit()
         with np.errstate(divide="ignore", invalid="ignore"):
-            cut = np.where(unit > 0, np.trunc(self.target / np.where(unit > 0, unit, 1.0)) * unit, self.target)
+            cut = np.where(unit > 0, np.trunc(self.target / np.where(unit > 0, unit, 1)) * unit, self.target)
         return bool(np.all(np.isclose(self.read, cut, rtol=1e-12, atol=0.0) | (unit == 0)))
 
     def more_decimals(self) -> bool:
@@ -160,7 +166,8 @@ class Answer:
     def expected(self) -> str:
         target, choices = self.target, self.form.choices
         if isinstance(target, str):
-            return f"one of the words {_words(choices)}, as text in quotes" if choices else "a word, as text in quotes"
+            return f"one of the words {_words(choices)}, as text in quotes" if choices \
+                else "a word, as text in quotes"
         return "True or False" if isinstance(target, bool) else "a number" if self.scalar else \
             f"a list or array of {shape_words(target.shape)} (shape {target.shape})" if target.ndim == 1 \
             else f"an array of shape {target.shape}"
@@ -172,10 +179,12 @@ class Answer:
             f"of shape {self.read.shape}"
 
     def several(self) -> bool:
-        return isinstance(self.given, list | tuple | range) or isinstance(self.given, np.ndarray) and self.given.ndim
+        given = self.given
+        return isinstance(given, list | tuple | range) or isinstance(given, np.ndarray) and given.ndim
 
     def comma(self) -> bool:
-        return isinstance(self.given, tuple) and len(self.given) == 2 and all(type(x) is int for x in self.given)
+        given = self.given
+        return isinstance(given, tuple) and len(given) == 2 and all(type(x) is int for x in given)
 
 
 def _words(words: Sequence[str]) -> str:
@@ -189,14 +198,16 @@ def _first(where: np.ndarray) -> tuple[int, ...]:
 
 def _refused(a: Answer) -> str:
     path = a.read.where if len(a.read.where) <= 40 else a.read.where[:39] + "…"
+    where = f", but item {path} is" if path else ", got"
     advice = f": {a.read.advice}" if a.read.advice else ""
-    return f"Expected {a.expected()}{f', but item {path} is' if path else ', got'} {a.read.description}{advice}."
+    return f"Expected {a.expected()}{where} {a.read.description}{advice}."
 
 
 def _close(a: Answer) -> str:
     every, form = ", in every entry" * (not a.scalar), a.answer_form()
     if form in ("a whole number", "the exact value"):
-        what = "the answer is a whole number" if form == "a whole number" else "the question asks for the exact value"
+        what = "the answer is a whole number" if form == "a whole number" \
+            else "the question asks for the exact value"
         code = " (the value your code computes)" * (form == "the exact value")
         return f"Close: right to the digits you gave{every}, but {what}: give all of its digits{code}."
     return f"Close: right to the digits you gave{every}; the question asks for the answer {form}."
@@ -206,9 +217,9 @@ def _precision(a: Answer) -> str:
     dtype, held = a.given.dtype, as_typed(float(a.stored.flat[0])) if a.stored.size else ""
     rounded = a.form.decimals is not None or a.form.significant is not None
     asked = f"the value {a.answer_form()}" if rounded else "the exact value"
-    return (f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it holds "
-            f"{held}{' (first entry)' * bool(a.stored.ndim)}, not {asked} the question asks for. Compute in "
-            "float64 (a plain Python float, or np.float64) and give that.")
+    return (f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it "
+            f"holds {held}{' (first entry)' * bool(a.stored.ndim)}, not {asked} the question asks for. "
+            "Compute in float64 (a plain Python float, or np.float64) and give that.")
 
 
 class Rule(NamedTuple):
@@ -227,19 +238,22 @@ def judge(subject: Any, rules: Sequence[Rule]) -> CheckResult:
 
 
 REFUSALS = [  # the answer cannot be read as the kind of answer asked for
-    Rule("one number asked for, several given", lambda a: a.refused and a.scalar and a.several() and not a.read.huge,
+    Rule("one number asked for, several given",
+         lambda a: a.refused and a.scalar and a.several() and not a.read.huge,
          lambda a: f"Expected a single number, got {describe(a.given)[0]}."),
     Rule("a number too large for a float", lambda a: a.refused and a.read.huge,
          lambda a: f"Not quite: that is {a.read.description}, far too large; the answer is an ordinary-sized "
                    "number (it fits in a float); try hint()."),
     Rule("too many numbers to read", lambda a: a.refused and a.read.shape is not None,
-         lambda a: f"Expected {'a single number' if a.scalar else f'shape {a.target.shape}'}, got {a.read.description}."),
+         lambda a: f"Expected {'a single number' if a.scalar else f'shape {a.target.shape}'}, "
+                   f"got {a.read.description}."),
     Rule("not the kind of answer asked for", lambda a: a.refused, _refused),
 ]
 DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, and wrong
     Rule("a word not among the choices", lambda a: isinstance(a.target, str) and a.form.choices
          and _normalise(a.read) not in map(_normalise, a.form.choices),
-         lambda a: f"Not quite: {short_repr(a.read)} is not one of the words asked for ({_words(a.form.choices)})."),
+         lambda a: f"Not quite: {short_repr(a.read)} is not one of the words asked for "
+                   f"({_words(a.form.choices)})."),
     Rule("a wrong word", lambda a: isinstance(a.target, str),
          lambda a: f"Not quite: {short_repr(a.read)} is not the right word; try hint()."),
     Rule("a wrong True/False", lambda a: isinstance(a.target, bool),
@@ -258,7 +272,8 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
          lambda a: f"Not quite: {a.subject} is NaN (not a number), the result of an undefined operation such "
                    "as 0/0, inf − inf or the mean of an empty array."),
     Rule("infinite", lambda a: a.scalar and not np.isfinite(a.read),
-         lambda a: f"Not quite: {a.subject} is infinite ({float(a.read)}): something overflowed or was divided by 0."),
+         lambda a: f"Not quite: {a.subject} is infinite ({float(a.read)}): something overflowed or was "
+                   "divided by 0."),
     Rule("nearly a whole number", lambda a: a.scalar and a.form.whole and abs(a.read - a.target) < 0.01,
          lambda a: f"Not quite: the answer is a whole number, and {as_typed(float(a.read))} is not one; "
                    "give it exactly."),
@@ -276,18 +291,20 @@ VALUE_RULES = [
     Rule("right, but a float16/float32 holds too few digits", lambda a: a.passes() and a.stored is not None
          and not a.like(a.stored, a.target).passes(), _precision),
     Rule("right", Answer.passes, lambda a: CORRECT, passed=True),
-    Rule("a typical mistake", lambda a: a.mistake(Answer.passes), lambda a: f"Not quite. {a.mistake(Answer.passes)}"),
+    Rule("a typical mistake", lambda a: a.mistake(Answer.passes),
+         lambda a: f"Not quite. {a.mistake(Answer.passes)}"),
     *REFUSALS,
     Rule("right to the digits given, but fewer than asked for", Answer.digits_close, _close),
     Rule("cut off, not rounded", lambda a: a.within(1.0) and a.cut_off(),
-         lambda a: f"Close, but not right {a.answer_form()}: you cut the digits off{a.off_entries()}. Round to "
-                   "the nearest instead (a next digit of 5 or more rounds the last one up)."),
+         lambda a: f"Close, but not right {a.answer_form()}: you cut the digits off{a.off_entries()}. "
+                   "Round to the nearest instead (a next digit of 5 or more rounds the last one up)."),
     Rule("more digits than asked for, the last one asked off", lambda a: a.within(1.0) and a.more_decimals(),
-         lambda a: f"Close, but not right {a.answer_form()}: your value is off by more than half a unit of the "
-                   "last digit asked for. Compare it with what your code computes at full precision."),
+         lambda a: f"Close, but not right {a.answer_form()}: your value is off by more than half a unit of "
+                   "the last digit asked for. Compare it with what your code computes at full precision."),
     Rule("the last digit asked for off by one", lambda a: a.within(1.0),
-         lambda a: f"Close, but not right {a.answer_form()}: the last digit is off by one{a.off_entries()}. Round "
-                   "only the final value: rounding an intermediate result first can move the last digit."),
+         lambda a: f"Close, but not right {a.answer_form()}: the last digit is off by one{a.off_entries()}. "
+                   "Round only the final value: rounding an intermediate result first can move the last "
+                   "digit."),
     Rule("a typical mistake, right to the digits given", lambda a: a.mistake(Answer.digits_close),
          lambda a: f"Not quite. {a.mistake(Answer.digits_close)}"),
     *DIFFERENCES,
@@ -305,15 +322,16 @@ def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
         except catch as error:
             call.error = error
     printed = f" It printed {short_repr(sink.getvalue().strip(), 80)}." * bool(sink.getvalue().strip())
-    warned = f" It warned: {caught[0].category.__name__}: {short_repr(str(caught[0].message), 80)}." if caught else ""
+    first = caught[0] if caught else None
+    warned = f" It warned: {first.category.__name__}: {short_repr(str(first.message), 80)}." if first else ""
     call.extra = printed + warned
     return call
 
 
 def _arguments(case: tuple[Any, ...]) -> str:
     shown = [as_typed(float(x), short=True) if isinstance(x, np.generic) and x.dtype.kind in "iuf"
-             else f"<array of shape {x.shape}>" if isinstance(x, np.ndarray) and x.size > 6 else short_repr(x, 50)
-             for x in case]
+             else f"<array of shape {x.shape}>" if isinstance(x, np.ndarray) and x.size > 6
+             else short_repr(x, 50) for x in case]
     return f"({', '.join(shown)}{',' * (len(case) == 1)})"
 
 
@@ -322,9 +340,9 @@ def _raised(run: SimpleNamespace) -> str:
                                            for case in run.cases[: len(run.calls)]]
     text = " ".join(str(error).split())
     text = type(error).__name__ + (f": {text}" if len(text) <= 160 else f": {text[:159]}…") * bool(text)
-    advice = (" It ran on the single numbers of the earlier cases, so it probably uses something that takes one "
-              "number at a time (math.…, float(…), an `if` on the value), and the question asks for arrays too: "
-              "NumPy's functions (np.…, np.where) work on every entry of an array at once.")
+    advice = (" It ran on the single numbers of the earlier cases, so it probably uses something that takes "
+              "one number at a time (math.…, float(…), an `if` on the value), and the question asks for "
+              "arrays too: NumPy's functions (np.…, np.where) work on every entry of an array at once.")
     return f"Your function raised {text} on arguments {_arguments(run.cases[len(run.calls) - 1])}." \
         f"{advice * (arrays[-1] and not all(arrays[:-1]))}{run.calls[-1].extra}"
 
@@ -340,14 +358,16 @@ def _unprefixed(message: str) -> str:
 FUNCTION_RULES = [
     Rule("not a function", lambda run: run.calls is None,
          lambda run: f"Expected a function, got {describe(run.given)[0]}. Define it with def name(…): … "
-                     "return …, then give the function itself, without calling it: answer = name (no parentheses)."),
+                     "return …, then give the function itself, without calling it: answer = name "
+                     "(no parentheses)."),
     Rule("it raised an error", lambda run: run.calls and run.calls[-1].error is not None, _raised),
     Rule("it returned None", lambda run: run.bad and run.bad.given is None,
          lambda run: f"Your function returned None on arguments {_arguments(run.bad.case)}: did you forget "
-                     f"`return`? (Changing the input in place is not enough: return the result.){run.bad.extra}"),
+                     "`return`? (Changing the input in place is not enough: return the result.)"
+                     f"{run.bad.extra}"),
     Rule("it returned what is not of the reference's kind", lambda run: run.bad,
-         lambda run: f"Not quite: on arguments {_arguments(run.bad.case)} your function did not return what was "
-                     f"asked. {_unprefixed(judge(run.bad, REFUSALS).message)}{run.bad.extra}"),
+         lambda run: f"Not quite: on arguments {_arguments(run.bad.case)} your function did not return what "
+                     f"was asked. {_unprefixed(judge(run.bad, REFUSALS).message)}{run.bad.extra}"),
     Rule("right", lambda run: run.wrong is None, lambda run: CORRECT, passed=True),
     Rule("a typical mistake", lambda run: run.mistake, lambda run: f"Not quite. {run.mistake}"),
     Rule("a wrong result", lambda run: True,
@@ -406,12 +426,14 @@ class Exercise:
     @cached_property
     def _judging(self) -> tuple[Target, list[tuple[Target, str]], Form]:
         """The reference, the typical mistakes and the form, computed once and kept private."""
-        target, mistakes = _target(self._reference), [(_target(wrong), text) for wrong, text in self._mistakes]
+        target = _target(self._reference)
+        mistakes = [(_target(wrong), text) for wrong, text in self._mistakes]
         words = [wrong for wrong, _ in mistakes if isinstance(wrong, str)]
         choices = self._choices if self._choices is not None else (target, *words) if words else ()
         whole = isinstance(target, np.ndarray) and self.decimals is None and self.significant is None \
             and bool(np.all(target == np.round(target)))
-        return target, mistakes, Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
+        form = Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
+        return target, mistakes, form
 
     @property
     def expected(self) -> Any:
@@ -429,18 +451,21 @@ class Exercise:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
         if answer is PLACEHOLDER:
             return CheckResult(False, NOT_ATTEMPTED)
-        word, note = self._aliases.get(_spelling(answer), (answer, "")) if type(answer) is str else (answer, "")
+        word, note = (answer, "") if type(answer) is not str \
+            else self._aliases.get(_spelling(answer), (answer, ""))
         try:
             with np.errstate(all="ignore"):
                 result = _quietly(lambda: self._check(word)).value
         except Exception as error:  # a bug of the checker itself: say so, never a traceback
             return CheckResult(False, f"The checker could not judge this answer ({type(error).__name__}); "
-                                      "compare yours with solution(), and please report this to the course authors.")
+                                      "compare yours with solution(), and please report this to the course "
+                                      "authors.")
         return CheckResult(result.passed, f"{result.message} {note}") if note else result
 
     def _check(self, answer: Any) -> CheckResult:
         target, mistakes, form = self._judging
-        return judge(Answer(answer, target, form, mistakes, _budget([target, *(w for w, _ in mistakes)])), VALUE_RULES)
+        budget = _budget([target, *(wrong for wrong, _ in mistakes)])
+        return judge(Answer(answer, target, form, mistakes, budget), VALUE_RULES)
 
     def hint(self) -> None:
         """Print a hint."""
@@ -493,18 +518,20 @@ class FunctionExercise(Exercise):
             run.calls = []
             for case in self._cases:
                 with np.errstate(all="warn"):
-                    run.calls.append(_quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit)))
+                    call = _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
+                run.calls.append(call)
                 if run.calls[-1].error is not None:
                     return judge(run, FUNCTION_RULES)
             (targets, mistakes), form = self._results, Form(self.rtol, self.atol)
-            found = [Answer(call.value, target, form, budget=_budget(targets), subject="its result")
-                     for call, target in zip(run.calls, targets)]
-            for result, case, call in zip(found, self._cases, run.calls):
-                result.case, result.extra = case, call.extra
+            found = []
+            for case, call, target in zip(self._cases, run.calls, targets, strict=True):
+                found.append(Answer(call.value, target, form, budget=_budget(targets), subject="its result"))
+                found[-1].case, found[-1].extra = case, call.extra
             run.bad = next((result for result in found if result.given is None or result.refused), None)
             run.wrong = next((result for result in found if not result.matches()), None)
-            run.mistake = next((text for results, text in mistakes if results is not None
-                                and all(f.like(f.given, wrong).matches() for f, wrong in zip(found, results))), None)
+            run.mistake = next((text for results, text in mistakes if results is not None and all(
+                one.like(one.given, wrong).matches() for one, wrong in zip(found, results, strict=True))),
+                None)
         return judge(run, FUNCTION_RULES)
 
 

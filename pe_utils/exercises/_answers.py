@@ -83,7 +83,8 @@ def _text_advice(text: str) -> str:
     if stripped.startswith(("[", "(")):
         return "write the list itself, without quotes around it"
     if len(found) >= 2:
-        return f"write the numbers as a list, without quotes: [{', '.join(found[:6])}{', …' * (len(found) > 6)}]"
+        more = ", …" * (len(found) > 6)
+        return f"write the numbers as a list, without quotes: [{', '.join(found[:6])}{more}]"
     return "type the number itself (digits, without quotes)"
 
 
@@ -104,17 +105,20 @@ def describe(value: Any) -> tuple[str, str]:
     if isinstance(value, complex | np.complexfloating):
         return f"the complex number {short_repr(value)}", (
             "its imaginary part is 0: take .real, or find where the complex number comes from"
-            if complex(value).imag == 0 else "the answer is a real number; find where the imaginary part comes from")
+            if complex(value).imag == 0
+            else "the answer is a real number; find where the imaginary part comes from")
     if isinstance(value, Mapping):
-        return f"a {name} with {len(value)} entr{'y' if len(value) == 1 else 'ies'}", "give the number(s) themselves"
+        return f"a {name} with {len(value)} entr{'y' if len(value) == 1 else 'ies'}", \
+            "give the number(s) themselves"
     if isinstance(value, AbstractSet):
         return "a set", "a set has no order and drops repeats; use a list or an array"
     if isinstance(value, types.GeneratorType | Iterator):
         return "a generator" if isinstance(value, types.GeneratorType) else "an iterator", \
             "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
-    if isinstance(value, types.ModuleType | type):
-        return (f"the module {value.__name__}", "give a value, not a module") if isinstance(value, types.ModuleType) \
-            else (f"the class {value.__name__}", "give a value, not a type")
+    if isinstance(value, types.ModuleType):
+        return f"the module {value.__name__}", "give a value, not a module"
+    if isinstance(value, type):
+        return f"the class {value.__name__}", "give a value, not a type"
     if callable(value):
         return f"a function ({getattr(value, '__name__', name)})", "call it and give its result"
     if isinstance(value, numbers.Number):
@@ -178,9 +182,10 @@ def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | R
     return array.astype(str).astype(np.float64) if low else array.astype(np.float64)
 
 
-def _sequence(sequence: list | tuple | range, where: str, depth: int, room: list[int]) -> np.ndarray | Refusal:
+def _sequence(sequence: list | tuple | range, where: str, depth: int, room: list[int]) -> Any:
     if len(sequence) > room[0]:
-        return Refusal(f"a {type(sequence).__name__} of {len(sequence)} items", "", where, shape=(len(sequence),))
+        kind = type(sequence).__name__
+        return Refusal(f"a {kind} of {len(sequence)} items", "", where, shape=(len(sequence),))
     items = []
     for index in range(len(sequence)):
         items.append(_read(sequence[index], f"{where}[{index}]", depth + 1, room))
@@ -188,8 +193,10 @@ def _sequence(sequence: list | tuple | range, where: str, depth: int, room: list
             return items[-1]
     for index, item in enumerate(items):
         if item.shape != items[0].shape:
-            return Refusal(f"a ragged {type(sequence).__name__}: item {where}[0] is {shape_words(items[0].shape)} "
-                           f"but item {where}[{index}] is {shape_words(item.shape)}", "every row must have the same length")
+            return Refusal(f"a ragged {type(sequence).__name__}: item {where}[0] is "
+                           f"{shape_words(items[0].shape)} but item {where}[{index}] is "
+                           f"{shape_words(item.shape)}",
+                           "every row must have the same length")
     return np.stack(items) if items else np.zeros((0,))
 
 
@@ -198,7 +205,8 @@ def read_real(value: Any, budget: int) -> np.ndarray | Refusal:
     try:
         return _read(value, "", 0, [budget])
     except Exception as error:  # a list that contains itself, an object whose __len__, __array__, … fails
-        return Refusal(f"an object of type {type(value).__name__} that cannot be read ({type(error).__name__})",
+        return Refusal(f"an object of type {type(value).__name__} that cannot be read "
+                       f"({type(error).__name__})",
                        "give a number, a list of numbers or a NumPy array")
 
 
@@ -212,13 +220,15 @@ def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
     if isinstance(target, bool):
         if isinstance(answer, bool | np.bool_):
             return bool(answer)
-        if isinstance(answer, str) and " ".join(answer.split()).strip("'\"`.!? ").lower() in ("true", "false"):
+        word = " ".join(answer.split()).strip("'\"`.!? ").lower() if isinstance(answer, str) else None
+        if word in ("true", "false"):
             return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
         return Refusal(describe(answer)[0], "answer True or False, without quotes")
     if isinstance(answer, str) and target.shape == ():
         inside = answer.strip().strip("[]()").strip()
         if len(numbers_written_in(answer)) >= 2:
-            return Refusal(f"text {short_repr(answer)}", "the answer is a single number: write it without quotes")
+            return Refusal(f"text {short_repr(answer)}",
+                           "the answer is a single number: write it without quotes")
         if inside != answer.strip() and len(numbers_written_in(inside)) == 1:
             return Refusal(f"text {short_repr(answer)}", f"write {inside}, without quotes or brackets")
     return read_real(answer, budget)

@@ -17,7 +17,6 @@ import numpy as np
 from ..beyond_text import rosetta_encoding, sincos_2d
 from . import Exercise
 
-
 # --- 1. which convention made this 1-D table? -----------------------------------------
 
 MYSTERY_1D_NAME, MYSTERY_1D_DIM = "ddpm", 8
