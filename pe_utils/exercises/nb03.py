@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from . import CheckResult, Exercise, FunctionExercise, _normalise
+from . import CheckResult, Exercise, FunctionExercise
 from ._answers import read_real
 
 BASE = 10000.0
@@ -361,20 +361,7 @@ SLIPS = ("degrees", "exponent", "per column", "from one", "concatenated")
 SLIP_ROW_1 = (math.sin(math.pi / 180), math.cos(math.pi / 180))  # the slip's pair 0 at p = 1
 
 
-class _WordExercise(Exercise):
-    """A word answer that also accepts a few spellings of the expected word."""
-
-    def __init__(self, *args: object, also: tuple[str, ...] = (), **kwargs: object) -> None:
-        super().__init__(*args, **kwargs)
-        self._also = tuple(_normalise(word) for word in also)
-
-    def _check(self, answer: object) -> CheckResult:
-        if isinstance(answer, str) and _normalise(answer) in self._also:
-            answer = self._target()
-        return super()._check(answer)
-
-
-which_slip = _WordExercise(
+which_slip = Exercise(
     question=(
         "A colleague's table for d = 64 has row 0 = [0, 1, 0, 1, …] and ‖PE(p)‖² = 32 in every "
         f"row, but its row 1 starts [{SLIP_ROW_1[0]:.4f}, {SLIP_ROW_1[1]:.4f}, …] where the right "
@@ -383,7 +370,7 @@ which_slip = _WordExercise(
         "from 1) or 'concatenated' (all sines first)?"
     ),
     expected="degrees",
-    also=("degree",),
+    aliases={"degree": "degrees"},
     hint=(
         "Pair 0 of the right table turns ω_0 = 1 radian per position. By what angle has the "
         "colleague's pair 0 turned at row 1 (np.arctan2 of its first two numbers)? Which slip "
