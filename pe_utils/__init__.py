@@ -3,7 +3,8 @@
 One module per idea, in the order the notebooks introduce them:
 
 - ``_checks``     argument checks shared by every public function
-- ``notebook``    (01) ``setup_notebook``: printing, figure style, seeded generator
+- ``notebook``    (01) ``setup_notebook``: printing, figure style, seeded generator; (10) the
+  rounding guard and the "mean (smallest–largest)" formatter of printed results
 - ``attention``   (01) permutation matrices, one self-attention head, an encoder block
 - ``binary``      (02) positions written in binary
 - ``encoding``    (03) the sinusoidal formula, frequencies, layouts
