@@ -43,9 +43,11 @@ from .attention import (
     token_embeddings,
 )
 from .beyond_text import (
+    NESTING_NAMES,
     NESTINGS,
     ROSETTA,
     SINCOS_2D_CONVENTIONS,
+    Convention,
     axial_rope_frequencies,
     fourier_features,
     gaussian_fourier_matrix,
@@ -125,8 +127,10 @@ __all__ = [
     "LAYOUTS",
     "LookBackHead",
     "MAX_TABLE_BYTES",
+    "NESTING_NAMES",
     "NESTINGS",
     "ROSETTA",
+    "Convention",
     "SINCOS_2D_CONVENTIONS",
     "alibi_slopes",
     "attention_weights",

@@ -15,7 +15,8 @@ pairs at geometric frequencies, and shifting is rotating. The sections follow th
    :func:`mixed_rope_frequencies`, :func:`mrope_frequencies`, bands or Qwen3-VL's interleave): the
    phase of each pair is linear in the position vector, so scores depend on the offset vector
    alone.
-5. **A Rosetta stone** (:func:`sinusoid_table`, :data:`ROSETTA`, :func:`rosetta_encoding`):
+5. **A Rosetta stone** (:func:`sinusoid_table`, :class:`Convention`, :data:`ROSETTA`,
+   :func:`rosetta_encoding`):
    one parametrised table that reproduces every additive convention above and those of
    notebook 07.
 
@@ -30,6 +31,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -214,7 +216,8 @@ def timestep_embedding(
     check_table_size((timesteps.size, dim), np.float64, name="timestep embedding")
     omega = timestep_frequencies(dim, downscale_freq_shift=downscale_freq_shift, max_period=max_period)
     return sinusoid_table(
-        timesteps, omega, angle_scale=scale, first="cos" if flip else "sin", nesting="ti", pad=dim % 2,
+        timesteps, omega, angle_scale=scale, first="cos" if flip else "sin", nesting=("trig", "frequency"),
+        pad=dim % 2,
         angle_description="scale · timesteps · frequency",
     )
 
@@ -255,12 +258,13 @@ def _grid_setting(convention: str, d_model: int, base: float) -> tuple[np.ndarra
     """Frequencies, axis order (``"xy"`` or ``"yx"``) and nesting of a 2-D convention (:data:`ROSETTA`)."""
     setting = ROSETTA[convention]
     m = d_model // 4
-    if setting["shift"] == 1 and m < 2:
+    if setting.shift == 1 and m < 2:
         raise ValueError(
             f'd_model must be at least 8 for convention "{convention}" (it divides by d_model/4 − 1), '
             f"got {d_model}"
         )
-    return geometric_frequencies(m, base=base, shift=setting["shift"]), setting["axes"], setting["nesting"]
+    axes = "".join(setting.axes)
+    return geometric_frequencies(m, base=base, shift=setting.shift), axes, _check_nesting(setting.nesting)
 
 
 def sincos_2d(
@@ -432,7 +436,7 @@ def nerf_encoding(
     scale = np.pi if pi else 1.0
     flat = points.reshape(-1, coords)
     table = sinusoid_table(
-        flat, octaves, angle_scale=scale, nesting="ita", include_input=include_input,
+        flat, octaves, angle_scale=scale, nesting=("frequency", "trig", "axis"), include_input=include_input,
         angle_description=f"{'π · ' if pi else ''}points · octaves up to 2^{n_frequencies - 1}",
     )
     return table.reshape(points.shape[:-1] + (table.shape[-1],))
@@ -703,10 +707,13 @@ def mrope_frequencies(
 # =============================================================================================
 # 5. A Rosetta stone
 
-#: The letters of :func:`sinusoid_table`'s ``nesting``: axis, trigonometric function, frequency index.
-NESTING_LETTERS = "ati"
-#: Every valid three-letter ``nesting``.
-NESTINGS: tuple[str, ...] = tuple("".join(order) for order in itertools.permutations(NESTING_LETTERS))
+#: The three indices of a channel, which :func:`sinusoid_table`'s ``nesting`` orders from the
+#: outermost to the innermost: the axis, the trigonometric function (sin or cos) and the frequency.
+NESTING_NAMES: tuple[str, ...] = ("axis", "trig", "frequency")
+#: Every valid ``nesting``: each order of :data:`NESTING_NAMES`.
+NESTINGS: tuple[tuple[str, ...], ...] = tuple(itertools.permutations(NESTING_NAMES))
+#: The one-letter shorthand :func:`sinusoid_table` also accepts (``"ati"`` for the order above).
+_NESTING_LETTERS = {"axis": "a", "trig": "t", "frequency": "i"}
 
 
 def geometric_frequencies(n_frequencies: int, *, base: float = 10000.0, shift: float = 0.0) -> np.ndarray:
@@ -742,14 +749,22 @@ def octave_frequencies(n_frequencies: int) -> np.ndarray:
 
 
 def _check_nesting(nesting: Any) -> str:
-    if isinstance(nesting, str) and len(nesting) == 2 and sorted(nesting) == ["i", "t"]:
-        nesting = "a" + nesting
-    if not isinstance(nesting, str) or sorted(nesting) != sorted(NESTING_LETTERS):
-        raise ValueError(
-            "nesting must order the letters a (axis), t (sin/cos) and i (frequency index) from the "
-            f"outermost to the innermost, e.g. 'ti' or 'ati' (a first when left out), got {nesting!r}"
-        )
-    return nesting
+    """``nesting`` as the internal letters (``"ati"`` …): names in order, or their first letters."""
+    if isinstance(nesting, (tuple, list)) and all(isinstance(name, str) for name in nesting):
+        if len(nesting) == 2 and sorted(nesting) == ["frequency", "trig"]:
+            nesting = ("axis", *nesting)
+        if sorted(nesting) == sorted(NESTING_NAMES):
+            return "".join(_NESTING_LETTERS[name] for name in nesting)
+    elif isinstance(nesting, str):
+        if len(nesting) == 2 and sorted(nesting) == ["i", "t"]:
+            nesting = "a" + nesting
+        if sorted(nesting) == ["a", "i", "t"]:
+            return nesting
+    raise ValueError(
+        "nesting must order the names 'axis', 'trig' (sin/cos) and 'frequency' from the outermost to "
+        "the innermost, e.g. ('trig', 'frequency') or ('axis', 'trig', 'frequency') (axis first when "
+        f"left out), or their first letters ('ti', 'ati'; i for frequency), got {nesting!r}"
+    )
 
 
 def _channel_index(n_axes: int, n_frequencies: int, nesting: str, first: str) -> np.ndarray:
@@ -787,7 +802,7 @@ def sinusoid_table(
     *,
     angle_scale: Any = 1.0,
     first: str = "sin",
-    nesting: str = "ati",
+    nesting: Any = ("axis", "trig", "frequency"),
     include_input: bool = False,
     pad: int = 0,
     angle_description: str = "angle_scale · positions · frequencies",
@@ -797,12 +812,14 @@ def sinusoid_table(
     ``positions`` is ``(n,)`` (one axis) or ``(n, A)``: column ``a`` is the coordinate on axis
     ``a``, in the order the convention puts its blocks. Every entry is ``sin`` or ``cos`` of the
     angle ``angle_scale · positions[:, a] · frequencies[i]`` (``angle_scale[a]`` if one is given
-    per axis); ``nesting`` orders the three
-    indices of the channels from the outermost to the innermost: ``a`` (axis), ``t`` (which of
-    sin and cos, ``first`` first) and ``i`` (frequency). So for one axis ``"ti"`` is
-    ``[sin … | cos …]`` and ``"it"`` the interleaved ``[sin, cos, sin, cos, …]``; for two axes
-    ``"ati"`` is MAE's per-axis blocks and ``"tai"`` timm's ``[sin y | sin x | cos y | cos x]``;
-    NeRF's code is ``"ita"``. ``include_input`` puts the positions first (NeRF); ``pad`` appends
+    per axis); ``nesting`` orders the three indices of the channels from the outermost to the
+    innermost: ``"axis"``, ``"trig"`` (which of sin and cos, ``first`` first) and
+    ``"frequency"``. So for one axis ``("trig", "frequency")`` is ``[sin … | cos …]`` and
+    ``("frequency", "trig")`` the interleaved ``[sin, cos, sin, cos, …]``; for two axes
+    ``("axis", "trig", "frequency")`` is MAE's per-axis blocks and ``("trig", "axis",
+    "frequency")`` timm's ``[sin y | sin x | cos y | cos x]``; NeRF's code is ``("frequency",
+    "trig", "axis")``. The first letters (``"ti"``, ``"ati"``, ``i`` for the frequency) are
+    accepted as a shorthand. ``include_input`` puts the positions first (NeRF); ``pad`` appends
     zero columns (odd ``dim`` in DDPM and diffusers). :data:`ROSETTA` names the settings of each
     library. Introduced in notebook 12.
 
@@ -817,8 +834,9 @@ def sinusoid_table(
         factor per axis (column of ``positions``): diffusers' 2-D table scales the column by
         ``base_size/width`` and the row by ``base_size/height`` (:func:`sincos_2d`).
     first : {"sin", "cos"}
-    nesting : str
-        A permutation of ``"ati"`` (or of ``"ti"``, with ``a`` outermost).
+    nesting : tuple of str
+        An order of ``("axis", "trig", "frequency")`` (or of ``("trig", "frequency")``, the axis
+        outermost), or the same as a string of first letters (``"ati"``, ``"ti"``).
     include_input : bool
     pad : int
         Non-negative number of zero columns appended.
@@ -877,78 +895,212 @@ def _table_shift_matrix(offsets: np.ndarray, omega: np.ndarray, *, nesting: str)
     return matrix
 
 
-#: The settings of :func:`sinusoid_table` that reproduce each library's table (see
-#: :func:`rosetta_encoding`). ``axes`` names the position columns in block order (``x`` the
-#: column, ``y`` the row of a grid); ``grid`` is ``"geometric"`` (``base``, ``shift``) or
-#: ``"octaves"``; ``pad_odd`` appends a zero column for an odd ``d_model``. ``call`` names the
-#: library's own function and the values of its own parameters that give this table, and
-#: ``source`` the code (or paper) it was checked against in notebook 12. A setting with
-#: ``base_size`` (diffusers' 2-D table) scales each axis's angles by ``base_size / n /
-#: interpolation_scale``, ``n`` the grid's size along that axis (:func:`rosetta_encoding`'s
-#: ``grid_shape``).
-ROSETTA: dict[str, dict[str, Any]] = {
-    "vaswani2017": dict(axes="p", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                        nesting="it", include_input=False, pad_odd=False,
-                        call="PE(p, 2i) = sin(p/10000^(2i/d)), PE(p, 2i+1) = cos(…)",
-                        source="Vaswani et al. 2017, section 3.5 (notebook 03)"),
-    "tensor2tensor": dict(axes="p", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
-                          nesting="ti", include_input=False, pad_odd=True,
-                          call="get_timing_signal_1d(min_timescale=1.0, max_timescale=1.0e4)",
-                          source="tensorflow/tensor2tensor common_attention.py get_timing_signal_1d"),
-    "ddpm": dict(axes="t", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
-                 nesting="ti", include_input=False, pad_odd=True,
-                 call="get_timestep_embedding(timesteps, embedding_dim): its defaults in DDPM and "
-                      "diffusers",
-                 source="hojonathanho/diffusion diffusion_tf/nn.py get_timestep_embedding"),
-    "guided_diffusion": dict(axes="t", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="cos",
-                             nesting="ti", include_input=False, pad_odd=True,
-                             call="timestep_embedding(timesteps, dim, max_period=10000)",
-                             source="openai/guided-diffusion guided_diffusion/nn.py timestep_embedding"),
-    "stable_diffusion": dict(axes="t", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="cos",
-                             nesting="ti", include_input=False, pad_odd=True,
-                             call="diffusers: flip_sin_to_cos=True, downscale_freq_shift=0",
-                             source="huggingface/diffusers get_timestep_embedding with the flags of "
-                                    "UNet2DConditionModel (= guided-diffusion's function in CompVis' and "
-                                    "Stability AI's code)"),
-    "marian": dict(axes="p", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                   nesting="ti", include_input=False, pad_odd=False,
-                   call="MarianSinusoidalPositionalEmbedding(num_positions, embedding_dim)",
-                   source="huggingface/transformers MarianSinusoidalPositionalEmbedding (notebook 07)"),
-    "mae": dict(axes="xy", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                nesting="ati", include_input=False, pad_odd=False,
-                call="get_2d_sincos_pos_embed(embed_dim, grid_size)",
-                source="facebookresearch/mae util/pos_embed.py get_2d_sincos_pos_embed"),
-    "diffusers_2d": dict(axes="xy", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                         nesting="ati", include_input=False, pad_odd=False, base_size=16.0,
-                         interpolation_scale=1.0,
-                         call="get_2d_sincos_pos_embed(embed_dim, (h, w)), base_size=16 by default",
-                         source="huggingface/diffusers src/diffusers/models/embeddings.py "
-                                "get_2d_sincos_pos_embed (0.42.1): MAE's layout at positions "
-                                "x·base_size/width and y·base_size/height"),
-    "big_vision": dict(axes="xy", grid="geometric", base=1e4, shift=1.0, angle_scale=1.0, first="sin",
-                       nesting="ati", include_input=False, pad_odd=False,
-                       call="posemb_sincos_2d(h, w, width, temperature=10_000.)",
-                       source="google-research/big_vision big_vision/models/vit.py posemb_sincos_2d"),
-    "timm": dict(axes="yx", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                 nesting="tai", include_input=False, pad_odd=False,
-                 call="build_sincos2d_pos_embed(temperature=10000., interleave_sin_cos=False)",
-                 source="huggingface/pytorch-image-models timm/layers/pos_embed_sincos.py "
-                        "build_sincos2d_pos_embed"),
-    "mocov3": dict(axes="yx", grid="geometric", base=1e4, shift=0.0, angle_scale=1.0, first="sin",
-                   nesting="ati", include_input=False, pad_odd=False,
-                   call="build_2d_sincos_position_embedding(temperature=10000.)",
-                   source="facebookresearch/moco-v3 vits.py build_2d_sincos_position_embedding"),
-    "nerf": dict(axes="xyz", grid="octaves", base=None, shift=None, angle_scale=1.0, first="sin",
-                 nesting="ita", include_input=True, pad_odd=False,
-                 call="get_embedder(multires): include_input=True, log_sampling=True",
-                 source="bmild/nerf run_nerf_helpers.py Embedder, get_embedder"),
-    "nerf_paper": dict(axes="xyz", grid="octaves", base=None, shift=None, angle_scale=float(np.pi),
-                       first="sin", nesting="ait", include_input=False, pad_odd=False,
-                       call="γ(p) of equation 4, for each coordinate in turn",
-                       source="Mildenhall et al. 2020, equation 4 (γ of each coordinate in turn)"),
-}
-
+#: The axes a convention can name: ``p`` a token position, ``t`` a diffusion timestep, and the
+#: column ``x``, row ``y`` and depth ``z`` of a grid or a point. Each is a column of
+#: :func:`rosetta_encoding`'s ``positions``.
 _AXIS_COLUMNS = {"p": 0, "t": 0, "x": 0, "y": 1, "z": 2}
+#: The frequency grids: :func:`geometric_frequencies` (``base``, ``shift``) or NeRF's
+#: :func:`octave_frequencies`.
+FREQUENCY_GRIDS: tuple[str, ...] = ("geometric", "octaves")
+
+
+def _refuse(field_name: str, allowed: str, value: Any) -> None:
+    raise ValueError(f"Convention.{field_name} must be {allowed}, got {value!r}")
+
+
+@dataclass(frozen=True)
+class Convention:
+    """The settings of :func:`sinusoid_table` that reproduce one library's table.
+
+    ``axes`` names the position columns in block order (``("x", "y")``: the column ``x`` of a
+    grid, then the row ``y``; one of ``p``, ``t``, ``x``, ``y``, ``z`` each). ``grid`` is
+    ``"geometric"`` (with ``base`` and ``shift``) or ``"octaves"`` (neither). ``nesting`` orders
+    ``"axis"``, ``"trig"`` and ``"frequency"`` from the outermost to the innermost (the axis may
+    be left out for one axis). ``pad_odd`` appends a zero column for an odd ``d_model``.
+    ``base_size`` (diffusers' 2-D table, with ``interpolation_scale``) scales each axis's angles
+    by ``base_size / n / interpolation_scale``, ``n`` the grid's size along that axis. ``call``
+    names the library's own function and the values of its own parameters that give this table;
+    ``source`` the code (or paper) it was checked against in notebook 12. Every field is checked
+    when the convention is made: a wrong name raises ``ValueError`` naming the field and the
+    allowed values. Introduced in notebook 12.
+    """
+
+    axes: tuple[str, ...]
+    grid: str
+    nesting: tuple[str, ...]
+    call: str
+    source: str
+    base: float | None = None
+    shift: float | None = None
+    first: str = "sin"
+    angle_scale: float = 1.0
+    include_input: bool = False
+    pad_odd: bool = False
+    base_size: float | None = None
+    interpolation_scale: float | None = None
+
+    def __post_init__(self) -> None:
+        axes = self.axes
+        if (not isinstance(axes, tuple) or not 1 <= len(axes) <= 3 or len(set(axes)) != len(axes)
+                or any(axis not in _AXIS_COLUMNS for axis in axes)):
+            _refuse("axes", "a tuple of 1 to 3 different names among " + ", ".join(map(repr, _AXIS_COLUMNS)),
+                    axes)
+        if self.grid not in FREQUENCY_GRIDS:
+            _refuse("grid", "one of " + ", ".join(map(repr, FREQUENCY_GRIDS)), self.grid)
+        if self.grid == "geometric":
+            if not isinstance(self.base, float) or not isinstance(self.shift, float):
+                _refuse("base and shift", 'floats for grid "geometric"', (self.base, self.shift))
+        elif self.base is not None or self.shift is not None:
+            _refuse("base and shift", 'None for grid "octaves"', (self.base, self.shift))
+        nestings = NESTINGS + ((("trig", "frequency"), ("frequency", "trig")) if len(axes) == 1 else ())
+        if not isinstance(self.nesting, tuple) or self.nesting not in nestings:
+            _refuse("nesting", "an order of " + ", ".join(map(repr, NESTING_NAMES))
+                    + (" (or of 'trig' and 'frequency', for one axis)" if len(axes) == 1 else ""),
+                    self.nesting)
+        if self.first not in ("sin", "cos"):
+            _refuse("first", "'sin' or 'cos'", self.first)
+        if not isinstance(self.angle_scale, float) or not self.angle_scale > 0:
+            _refuse("angle_scale", "a positive float", self.angle_scale)
+        for flag in ("include_input", "pad_odd"):
+            if not isinstance(getattr(self, flag), bool):
+                _refuse(flag, "True or False", getattr(self, flag))
+        if (self.base_size is None) != (self.interpolation_scale is None) or (
+                self.base_size is not None and len(axes) != 2):
+            _refuse("base_size and interpolation_scale", "both None, or both floats for two axes",
+                    (self.base_size, self.interpolation_scale))
+        for text in ("call", "source"):
+            if not isinstance(getattr(self, text), str) or not getattr(self, text):
+                _refuse(text, "a non-empty string", getattr(self, text))
+
+
+#: Each library's :class:`Convention` (see :func:`rosetta_encoding`), by name.
+ROSETTA: dict[str, Convention] = {
+    "vaswani2017": Convention(
+        axes=("p",),
+        grid="geometric",
+        base=10000.0,
+        shift=0.0,
+        nesting=("frequency", "trig"),
+        call="PE(p, 2i) = sin(p/10000^(2i/d)), PE(p, 2i+1) = cos(…)",
+        source="Vaswani et al. 2017, section 3.5 (notebook 03)",
+    ),
+    "tensor2tensor": Convention(
+        axes=("p",),
+        grid="geometric",
+        base=10000.0,
+        shift=1.0,
+        nesting=("trig", "frequency"),
+        pad_odd=True,
+        call="get_timing_signal_1d(min_timescale=1.0, max_timescale=1.0e4)",
+        source="tensorflow/tensor2tensor common_attention.py get_timing_signal_1d",
+    ),
+    "ddpm": Convention(
+        axes=("t",),
+        grid="geometric",
+        base=10000.0,
+        shift=1.0,
+        nesting=("trig", "frequency"),
+        pad_odd=True,
+        call="get_timestep_embedding(timesteps, embedding_dim): its defaults in DDPM and diffusers",
+        source="hojonathanho/diffusion diffusion_tf/nn.py get_timestep_embedding",
+    ),
+    "guided_diffusion": Convention(
+        axes=("t",),
+        grid="geometric",
+        base=10000.0,
+        shift=0.0,
+        nesting=("trig", "frequency"),
+        first="cos",
+        pad_odd=True,
+        call="timestep_embedding(timesteps, dim, max_period=10000)",
+        source="openai/guided-diffusion guided_diffusion/nn.py timestep_embedding",
+    ),
+    "stable_diffusion": Convention(
+        axes=("t",),
+        grid="geometric",
+        base=10000.0,
+        shift=0.0,
+        nesting=("trig", "frequency"),
+        first="cos",
+        pad_odd=True,
+        call="diffusers: flip_sin_to_cos=True, downscale_freq_shift=0",
+        source="huggingface/diffusers get_timestep_embedding with the flags of UNet2DConditionModel "
+        "(= guided-diffusion's function in CompVis' and Stability AI's code)",
+    ),
+    "marian": Convention(
+        axes=("p",),
+        grid="geometric",
+        base=10000.0,
+        shift=0.0,
+        nesting=("trig", "frequency"),
+        call="MarianSinusoidalPositionalEmbedding(num_positions, embedding_dim)",
+        source="huggingface/transformers MarianSinusoidalPositionalEmbedding (notebook 07)",
+    ),
+    "mae": Convention(
+        axes=("x", "y"),
+        grid="geometric",
+        base=10000.0,
+        shift=0.0,
+        nesting=("axis", "trig", "frequency"),
+        call="get_2d_sincos_pos_embed(embed_dim, grid_size)",
+        source="facebookresearch/mae util/pos_embed.py get_2d_sincos_pos_embed",
+    ),
+    "diffusers_2d": Convention(
+        axes=("x", "y"),
+        grid="geometric",
+        base=10000.0,
+        shift=0.0,
+        nesting=("axis", "trig", "frequency"),
+        base_size=16.0,
+        interpolation_scale=1.0,
+        call="get_2d_sincos_pos_embed(embed_dim, (h, w)), base_size=16 by default",
+        source="huggingface/diffusers src/diffusers/models/embeddings.py get_2d_sincos_pos_embed (0.42.1): "
+        "MAE's layout at positions x·base_size/width and y·base_size/height",
+    ),
+    "big_vision": Convention(
+        axes=("x", "y"),
+        grid="geometric",
+        base=10000.0,
+        shift=1.0,
+        nesting=("axis", "trig", "frequency"),
+        call="posemb_sincos_2d(h, w, width, temperature=10_000.)",
+        source="google-research/big_vision big_vision/models/vit.py posemb_sincos_2d",
+    ),
+    "timm": Convention(
+        axes=("y", "x"),
+        grid="geometric",
+        base=10000.0,
+        shift=0.0,
+        nesting=("trig", "axis", "frequency"),
+        call="build_sincos2d_pos_embed(temperature=10000., interleave_sin_cos=False)",
+        source="huggingface/pytorch-image-models timm/layers/pos_embed_sincos.py build_sincos2d_pos_embed",
+    ),
+    "mocov3": Convention(
+        axes=("y", "x"),
+        grid="geometric",
+        base=10000.0,
+        shift=0.0,
+        nesting=("axis", "trig", "frequency"),
+        call="build_2d_sincos_position_embedding(temperature=10000.)",
+        source="facebookresearch/moco-v3 vits.py build_2d_sincos_position_embedding",
+    ),
+    "nerf": Convention(
+        axes=("x", "y", "z"),
+        grid="octaves",
+        nesting=("frequency", "trig", "axis"),
+        include_input=True,
+        call="get_embedder(multires): include_input=True, log_sampling=True",
+        source="bmild/nerf run_nerf_helpers.py Embedder, get_embedder",
+    ),
+    "nerf_paper": Convention(
+        axes=("x", "y", "z"),
+        grid="octaves",
+        nesting=("axis", "frequency", "trig"),
+        angle_scale=float(np.pi),
+        call="γ(p) of equation 4, for each coordinate in turn",
+        source="Mildenhall et al. 2020, equation 4 (γ of each coordinate in turn)",
+    ),
+}
 
 
 def rosetta_encoding(name: str, positions: Any, d_model: int, *, grid_shape: Any = None) -> np.ndarray:
@@ -966,8 +1118,8 @@ def rosetta_encoding(name: str, positions: Any, d_model: int, *, grid_shape: Any
     name = check_choice(name, tuple(ROSETTA), "name")
     setting = ROSETTA[name]
     positions = check_finite_array(positions, "positions")
-    n_axes = len(setting["axes"])
-    needed = max(_AXIS_COLUMNS[axis] for axis in setting["axes"]) + 1
+    n_axes = len(setting.axes)
+    needed = max(_AXIS_COLUMNS[axis] for axis in setting.axes) + 1
     if n_axes == 1:
         if positions.ndim != 1:
             raise ValueError(
@@ -975,11 +1127,11 @@ def rosetta_encoding(name: str, positions: Any, d_model: int, *, grid_shape: Any
             )
     elif positions.ndim != 2 or positions.shape[1] != needed:
         raise ValueError(
-            f'positions must have shape (n, {needed}) (columns {", ".join(sorted(setting["axes"]))}) for '
+            f'positions must have shape (n, {needed}) (columns {", ".join(sorted(setting.axes))}) for '
             f'convention "{name}", got shape {positions.shape}'
         )
-    angle_scale: Any = setting["angle_scale"]
-    if "base_size" in setting:
+    angle_scale: Any = setting.angle_scale
+    if setting.base_size is not None:
         if isinstance(grid_shape, (str, bytes)) or not hasattr(grid_shape, "__len__") or len(grid_shape) != 2:
             raise ValueError(
                 f'grid_shape must be (height, width) for convention "{name}" (it scales each axis by '
@@ -987,36 +1139,38 @@ def rosetta_encoding(name: str, positions: Any, d_model: int, *, grid_shape: Any
             )
         height, width = check_count(grid_shape[0], "grid_shape"), check_count(grid_shape[1], "grid_shape")
         scale_x, scale_y = _position_scales(
-            height, width, setting["base_size"], setting["interpolation_scale"]
+            height, width, setting.base_size, setting.interpolation_scale
         )
-        angle_scale = [scale_x, scale_y] if setting["axes"] == "xy" else [scale_y, scale_x]
+        angle_scale = [scale_x, scale_y] if setting.axes == ("x", "y") else [scale_y, scale_x]
     elif grid_shape is not None:
         raise ValueError(f'grid_shape is used only by convention "diffusers_2d", not "{name}"; leave it out')
     d_model = check_positive_count(d_model, "d_model")
-    pad = d_model % 2 if setting["pad_odd"] else 0
-    body = d_model - pad - (n_axes if setting["include_input"] else 0)
+    pad = d_model % 2 if setting.pad_odd else 0
+    body = d_model - pad - (n_axes if setting.include_input else 0)
     if body <= 0 or body % (2 * n_axes):
-        extra = " plus the input" if setting["include_input"] else ""
+        extra = " plus the input" if setting.include_input else ""
         raise ValueError(
             f'd_model must be a multiple of {2 * n_axes}{extra} for convention "{name}" '
             f"({n_axes} axes, a sin and a cos per frequency), got {d_model}"
         )
     m = body // (2 * n_axes)
-    if setting["grid"] == "octaves":
+    if setting.grid == "octaves":
         omega = octave_frequencies(m)
     else:
-        omega = geometric_frequencies(m, base=setting["base"], shift=setting["shift"])
+        omega = geometric_frequencies(m, base=setting.base, shift=setting.shift)
     if n_axes > 1:
-        positions = positions[:, [_AXIS_COLUMNS[axis] for axis in setting["axes"]]]
+        positions = positions[:, [_AXIS_COLUMNS[axis] for axis in setting.axes]]
     return sinusoid_table(
-        positions, omega, angle_scale=angle_scale, first=setting["first"],
-        nesting=setting["nesting"], include_input=setting["include_input"], pad=pad,
+        positions, omega, angle_scale=angle_scale, first=setting.first,
+        nesting=setting.nesting, include_input=setting.include_input, pad=pad,
     )
 
 
 __all__ = [
+    "FREQUENCY_GRIDS",
     "NESTINGS",
-    "NESTING_LETTERS",
+    "NESTING_NAMES",
+    "Convention",
     "ROSETTA",
     "SINCOS_2D_CONVENTIONS",
     "axial_rope_frequencies",

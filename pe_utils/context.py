@@ -59,6 +59,7 @@ from __future__ import annotations
 import math
 import sys
 from collections.abc import Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -72,19 +73,112 @@ from ._checks import (
 )
 from .encoding import frequencies
 
-#: The keys each ``rope_type`` requires and the optional ones with their defaults.
-RULES: dict[str, tuple[tuple[str, ...], dict[str, Any]]] = {
-    "linear": (("rope_type", "factor"), {}),
-    "ntk": (("rope_type", "factor"), {}),
-    "yarn": (
+
+@dataclass(frozen=True)
+class ScalingRule:
+    """One ``rope_type``: the keys it requires, its optional keys with their defaults, its checks.
+
+    :meth:`check` refuses a dictionary with a missing or unknown key, a ``factor`` that is not a
+    positive real number, or a non-positive-count ``original_max_position_embeddings``; a
+    subclass adds its own checks in :meth:`refine`. Introduced in notebook 09.
+    """
+
+    required: tuple[str, ...]
+    optional: Mapping[str, Any] = field(default_factory=dict)
+    #: True for rules whose new base has the exponent ``d/(d−2)`` (``"ntk"``, ``"dynamic"``).
+    needs_d_above_2: bool = False
+
+    def __post_init__(self) -> None:
+        if "rope_type" not in self.required or "factor" not in self.required:
+            raise ValueError(f'required must hold "rope_type" and "factor", got {self.required!r}')
+        both = set(self.required) & set(self.optional)
+        if both:
+            raise ValueError(f"keys cannot be both required and optional: {sorted(both)}")
+
+    def check(self, rope_type: str, scaling: Mapping[str, Any], d_model: int) -> dict[str, Any]:
+        """``scaling`` with defaults filled in and numbers as floats; refused (key named) if invalid."""
+        missing = [key for key in self.required if key not in scaling]
+        if missing:
+            raise ValueError(
+                f"scaling for rope_type {rope_type!r} is missing the key(s) "
+                + ", ".join(f'"{key}"' for key in missing)
+                + "; it needs "
+                + ", ".join(f'"{key}"' for key in self.required)
+            )
+        unknown = sorted(key for key in scaling if key not in self.required and key not in self.optional)
+        if unknown:
+            raise ValueError(
+                f"scaling for rope_type {rope_type!r} has unknown key(s) "
+                + ", ".join(f'"{key}"' for key in unknown)
+                + "; allowed: "
+                + ", ".join(f'"{key}"' for key in [*self.required, *self.optional])
+            )
+        checked: dict[str, Any] = {**self.optional, **scaling}
+        checked["factor"] = _positive_real(scaling["factor"], "factor")
+        if self.needs_d_above_2 and d_model <= 2:
+            raise ValueError(
+                f'rope_type "{rope_type}" needs d_model > 2 (its exponent is d/(d−2)), got d_model={d_model}'
+            )
+        if "original_max_position_embeddings" in self.required:
+            checked["original_max_position_embeddings"] = check_positive_count(
+                scaling["original_max_position_embeddings"], 'scaling["original_max_position_embeddings"]'
+            )
+        self.refine(checked)
+        return checked
+
+    def refine(self, checked: dict[str, Any]) -> None:
+        """The rule's own checks on ``checked`` (updated in place); none by default."""
+
+
+def _ordered_pair(checked: dict[str, Any], low_key: str, high_key: str) -> tuple[float, float]:
+    """``checked[low_key] < checked[high_key]``, both positive reals, stored back as floats."""
+    low, high = _positive_real(checked[low_key], low_key), _positive_real(checked[high_key], high_key)
+    if high <= low:
+        raise ValueError(
+            f'scaling["{high_key}"] must be greater than scaling["{low_key}"], '
+            f"got {high_key}={high} and {low_key}={low}"
+        )
+    checked[low_key], checked[high_key] = low, high
+    return low, high
+
+
+class Llama3Rule(ScalingRule):
+    """Llama 3.1's band: ``0 < low_freq_factor < high_freq_factor``."""
+
+    def refine(self, checked: dict[str, Any]) -> None:
+        _ordered_pair(checked, "low_freq_factor", "high_freq_factor")
+
+
+class YarnRule(ScalingRule):
+    """YaRN's ramp: ``0 < beta_slow < beta_fast``, ``truncate`` a bool, ``L > 2π·beta_slow``."""
+
+    def refine(self, checked: dict[str, Any]) -> None:
+        # beta_fast is named first (as in the message of a wrong order), so check it first.
+        _positive_real(checked["beta_fast"], "beta_fast")
+        slow, _ = _ordered_pair(checked, "beta_slow", "beta_fast")
+        if not isinstance(checked["truncate"], (bool, np.bool_)):
+            raise TypeError(f'scaling["truncate"] must be True or False, got {checked["truncate"]!r}')
+        length = checked["original_max_position_embeddings"]
+        if length <= 2.0 * math.pi * slow:
+            raise ValueError(
+                'scaling["original_max_position_embeddings"] must exceed 2π·beta_slow '
+                f"(pair 0 must turn beta_slow times within it), got {length} with beta_slow={slow}"
+            )
+        checked["truncate"] = bool(checked["truncate"])
+
+
+#: Each ``rope_type`` and its rule: the keys it requires, the optional ones with their defaults.
+RULES: dict[str, ScalingRule] = {
+    "linear": ScalingRule(("rope_type", "factor")),
+    "ntk": ScalingRule(("rope_type", "factor"), needs_d_above_2=True),
+    "yarn": YarnRule(
         ("rope_type", "factor", "original_max_position_embeddings"),
         {"beta_fast": 32.0, "beta_slow": 1.0, "truncate": True},
     ),
-    "llama3": (
+    "llama3": Llama3Rule(
         ("rope_type", "factor", "low_freq_factor", "high_freq_factor", "original_max_position_embeddings"),
-        {},
     ),
-    "dynamic": (("rope_type", "factor", "original_max_position_embeddings"), {}),
+    "dynamic": ScalingRule(("rope_type", "factor", "original_max_position_embeddings"), needs_d_above_2=True),
 }
 
 #: ``log`` of the largest float64: a new base beyond it would overflow.
@@ -99,8 +193,14 @@ def _positive_real(value: Any, key: str) -> float:
     return check_positive_real(value, f'scaling["{key}"]')
 
 
-def _check_scaling(scaling: Any, d_model: int) -> dict[str, Any] | None:
-    """Validate a ``rope_scaling``-style dictionary; return it with defaults filled in."""
+def check_scaling(scaling: Any, d_model: int) -> dict[str, Any] | None:
+    """Validate a ``rope_scaling``-style dictionary; return it with defaults filled in.
+
+    ``None`` passes through. Otherwise ``scaling["rope_type"]`` picks a :data:`RULES` entry,
+    whose :meth:`ScalingRule.check` refuses a missing or unknown key or a bad value, naming
+    the key. Used by :func:`rope_frequencies` and :func:`pe_utils.explorers.scaling_explorer`.
+    Introduced in notebook 09.
+    """
     if scaling is None:
         return None
     if not isinstance(scaling, Mapping):
@@ -111,74 +211,13 @@ def _check_scaling(scaling: Any, d_model: int) -> dict[str, Any] | None:
     for key in scaling:
         if not isinstance(key, str):
             raise TypeError(f"scaling keys must be strings, got the key {key!r}")
+    names = ", ".join(repr(rule) for rule in RULES)
     if "rope_type" not in scaling:
-        raise ValueError(
-            'scaling is missing the key "rope_type": expected one of '
-            + ", ".join(repr(rule) for rule in RULES)
-        )
+        raise ValueError(f'scaling is missing the key "rope_type": expected one of {names}')
     rope_type = scaling["rope_type"]
     if not isinstance(rope_type, str) or rope_type not in RULES:
-        raise ValueError(
-            'scaling["rope_type"] must be one of '
-            + ", ".join(repr(rule) for rule in RULES)
-            + f", got {rope_type!r}"
-        )
-    required, optional = RULES[rope_type]
-    missing = [key for key in required if key not in scaling]
-    if missing:
-        raise ValueError(
-            f"scaling for rope_type {rope_type!r} is missing the key(s) "
-            + ", ".join(f'"{key}"' for key in missing)
-            + "; it needs "
-            + ", ".join(f'"{key}"' for key in required)
-        )
-    unknown = sorted(key for key in scaling if key not in required and key not in optional)
-    if unknown:
-        allowed = list(required) + list(optional)
-        raise ValueError(
-            f"scaling for rope_type {rope_type!r} has unknown key(s) "
-            + ", ".join(f'"{key}"' for key in unknown)
-            + "; allowed: "
-            + ", ".join(f'"{key}"' for key in allowed)
-        )
-    checked: dict[str, Any] = {**optional, **scaling}
-    checked["factor"] = _positive_real(scaling["factor"], "factor")
-    if rope_type in ("ntk", "dynamic") and d_model <= 2:
-        raise ValueError(
-            f'rope_type "{rope_type}" needs d_model > 2 (its exponent is d/(d−2)), got d_model={d_model}'
-        )
-    if "original_max_position_embeddings" in required:
-        checked["original_max_position_embeddings"] = check_positive_count(
-            scaling["original_max_position_embeddings"], 'scaling["original_max_position_embeddings"]'
-        )
-    if rope_type == "llama3":
-        low = _positive_real(scaling["low_freq_factor"], "low_freq_factor")
-        high = _positive_real(scaling["high_freq_factor"], "high_freq_factor")
-        if high <= low:
-            raise ValueError(
-                'scaling["high_freq_factor"] must be greater than scaling["low_freq_factor"], '
-                f"got high_freq_factor={high} and low_freq_factor={low}"
-            )
-        checked["low_freq_factor"], checked["high_freq_factor"] = low, high
-    if rope_type == "yarn":
-        fast = _positive_real(checked["beta_fast"], "beta_fast")
-        slow = _positive_real(checked["beta_slow"], "beta_slow")
-        if fast <= slow:
-            raise ValueError(
-                'scaling["beta_fast"] must be greater than scaling["beta_slow"], '
-                f"got beta_fast={fast} and beta_slow={slow}"
-            )
-        if not isinstance(checked["truncate"], (bool, np.bool_)):
-            raise TypeError(f'scaling["truncate"] must be True or False, got {checked["truncate"]!r}')
-        length = checked["original_max_position_embeddings"]
-        if length <= 2.0 * math.pi * slow:
-            raise ValueError(
-                'scaling["original_max_position_embeddings"] must exceed 2π·beta_slow '
-                f"(pair 0 must turn beta_slow times within it), got {length} with beta_slow={slow}"
-            )
-        checked["beta_fast"], checked["beta_slow"] = fast, slow
-        checked["truncate"] = bool(checked["truncate"])
-    return checked
+        raise ValueError(f'scaling["rope_type"] must be one of {names}, got {rope_type!r}')
+    return RULES[rope_type].check(rope_type, scaling, d_model)
 
 
 def _yarn_pair_index(rotations: float, d_model: int, base: float, length: int) -> float:
@@ -338,7 +377,7 @@ def rope_frequencies(
     """
     d_model = check_d_model(d_model)
     base = check_base(base)
-    rule = _check_scaling(scaling, d_model)
+    rule = check_scaling(scaling, d_model)
     seq_len = _check_seq_len(seq_len, rule)
     check_table_size((d_model // 2,), np.float64, name="frequencies")
     omega = frequencies(d_model, base)

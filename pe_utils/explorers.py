@@ -35,7 +35,7 @@ import numbers
 from typing import Any
 
 from ._checks import _is_integer, check_base, check_d_model, check_positive_count
-from .context import LENGTH_DEPENDENT_RULES, RULES, _check_scaling
+from .context import LENGTH_DEPENDENT_RULES, RULES, check_scaling
 
 #: The MIME type JupyterLab 4 renders with Vega-Lite 5 (its built-in vega5 extension).
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
@@ -653,7 +653,7 @@ def scaling_explorer(
     # The fixed keys are checked by rope_frequencies' own checks, so both agree on what is valid.
 
     for rule in ("yarn", "llama3"):
-        _check_scaling(
+        check_scaling(
             {"rope_type": rule, "factor": factor,
              "original_max_position_embeddings": original_max_position_embeddings,
              **({"beta_fast": beta_fast, "beta_slow": beta_slow} if rule == "yarn" else

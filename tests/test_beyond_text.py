@@ -6,6 +6,7 @@ code under test), from a third party (diffusers' own hard-coded test values), or
 mathematics (exact endpoints, identities).
 """
 
+import dataclasses
 import math
 import re
 import warnings
@@ -694,7 +695,12 @@ def test_rosetta_names_each_convention_and_reproduces_it():
     paper = [f(math.pi * 2.0**k * c) for c in points[0] for k in range(10) for f in (math.sin, math.cos)]
     np.testing.assert_allclose(bt.rosetta_encoding("nerf_paper", points, 60)[0], paper, atol=1e-12)
     for name, setting in bt.ROSETTA.items():
-        assert set(setting) >= {"axes", "grid", "first", "nesting", "call", "source"}, name
+        assert isinstance(setting, bt.Convention) and setting.call and setting.source, name
+        # the names and the one-letter shorthand give the same table
+        letters = "".join(part[0] if part != "frequency" else "i" for part in setting.nesting)
+        positions = np.arange(6.0 * len(setting.axes)).reshape(6, -1) / 7
+        np.testing.assert_array_equal(bt.sinusoid_table(positions, [1.0, 0.1], nesting=setting.nesting),
+                                      bt.sinusoid_table(positions, [1.0, 0.1], nesting=letters))
 
 
 @given(
@@ -734,16 +740,16 @@ def test_every_nesting_puts_each_sine_and_cosine_where_it_says(n_axes, m, nestin
     positions = np.random.default_rng(seed).uniform(-5, 5, size=(3, n_axes))
     omega = np.linspace(0.3, 2.0, m)
     table = bt.sinusoid_table(positions, omega, first=first, nesting=nesting)
-    sizes = {"a": n_axes, "t": 2, "i": m}
+    sizes = {"axis": n_axes, "trig": 2, "frequency": m}
     column = 0
     for outer in range(sizes[nesting[0]]):
         for middle in range(sizes[nesting[1]]):
             for inner in range(sizes[nesting[2]]):
                 index = dict(zip(nesting, (outer, middle, inner), strict=True))
-                trig = index["t"] if first == "sin" else 1 - index["t"]
+                trig = index["trig"] if first == "sin" else 1 - index["trig"]
                 fn = np.sin if trig == 0 else np.cos
                 np.testing.assert_allclose(
-                    table[:, column], fn(positions[:, index["a"]] * omega[index["i"]]), atol=1e-14
+                    table[:, column], fn(positions[:, index["axis"]] * omega[index["frequency"]]), atol=1e-14
                 )
                 column += 1
 
@@ -897,6 +903,9 @@ BAD_CALLS = [
     (lambda: bt.octave_frequencies(61), ValueError, "n_frequencies"),
     (lambda: bt.sinusoid_table([0.0], [1.0], nesting="ta"), ValueError, "nesting"),
     (lambda: bt.sinusoid_table([0.0], [1.0], nesting="aii"), ValueError, "nesting"),
+    (lambda: bt.sinusoid_table([0.0], [1.0], nesting=("trig", "axes", "frequency")), ValueError,
+     "nesting must order the names 'axis', 'trig'"),
+    (lambda: bt.sinusoid_table([0.0], [1.0], nesting=("trig",)), ValueError, "nesting"),
     (lambda: bt.sinusoid_table([0.0], [1.0], nesting="atk"), ValueError, "nesting"),  # k is an offset
     (lambda: bt.sinusoid_table([0.0], [1.0], first="tan"), ValueError, "first"),
     (lambda: bt.sinusoid_table([0.0], [1.0], pad=-1), ValueError, "pad"),
@@ -927,7 +936,7 @@ def test_the_diffusers_flags_each_row_names_reproduce_it():
     # ROSETTA's "call" names diffusers' flags for the timestep rows: they give the same table
     t = np.array([0.0, 2.5, 999.0])
     for name in ("ddpm", "stable_diffusion"):
-        call = bt.ROSETTA[name]["call"]
+        call = bt.ROSETTA[name].call
         if "defaults" in call:
             flags = {}
         else:
@@ -966,3 +975,38 @@ def test_rosetta_reproduces_the_grid_and_nerf_conventions_at_any_size(h, w, d, c
     points = np.random.default_rng(seed).uniform(-2, 2, size=(3, 3))
     np.testing.assert_allclose(bt.rosetta_encoding("nerf", points, 3 + 6 * multires),
                                nerf_loop(points, multires), atol=1e-12)
+
+
+def _timm(**changed):
+    return dataclasses.replace(bt.ROSETTA["timm"], **changed)
+
+
+@pytest.mark.parametrize(
+    ("changed", "words"),
+    [
+        ({"axes": "yx"}, r"Convention\.axes must be a tuple .*'p', 't', 'x', 'y', 'z'.*got 'yx'"),
+        ({"axes": ("y", "w")}, r"Convention\.axes"),
+        ({"axes": ("y", "y")}, r"Convention\.axes"),
+        ({"nesting": "tai"}, r"Convention\.nesting must be an order of 'axis', 'trig', 'frequency'"),
+        ({"nesting": ("trig", "axes", "frequency")}, r"Convention\.nesting"),
+        ({"nesting": ("trig", "frequency")}, r"Convention\.nesting"),  # two axes: the axis must be placed
+        ({"grid": "octave"}, r"Convention\.grid must be one of 'geometric', 'octaves', got 'octave'"),
+        ({"grid": "octaves"}, r"Convention\.base and shift must be None for grid \"octaves\""),
+        ({"shift": None}, r"Convention\.base and shift must be floats"),
+        ({"first": "cosine"}, r"Convention\.first must be 'sin' or 'cos'"),
+        ({"angle_scale": 0.0}, r"Convention\.angle_scale"),
+        ({"pad_odd": 1}, r"Convention\.pad_odd must be True or False"),
+        ({"base_size": 16.0}, r"Convention\.base_size and interpolation_scale"),
+        ({"call": ""}, r"Convention\.call"),
+    ],
+)
+def test_a_convention_with_a_wrong_name_is_refused_naming_the_field(changed, words):
+    with pytest.raises(ValueError, match=words):
+        _timm(**changed)
+
+
+def test_a_one_axis_convention_may_leave_the_axis_out_of_its_nesting():
+    assert bt.ROSETTA["ddpm"].nesting == ("trig", "frequency")
+    assert dataclasses.replace(bt.ROSETTA["ddpm"], nesting=("axis", "frequency", "trig")).nesting[0] == "axis"
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        bt.ROSETTA["ddpm"].first = "cos"

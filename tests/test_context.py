@@ -237,15 +237,15 @@ def test_rule_names_are_hugging_faces_except_the_courses_own():
     assert set(RULES) == (set(HF_KEYS) | set(COURSE_ROPE_TYPES))
     assert not set(COURSE_ROPE_TYPES) & HF_ROPE_TYPES      # "ntk" is not a Hugging Face type
     assert set(HF_KEYS) <= HF_ROPE_TYPES
-    for rope_type, (required, optional) in RULES.items():
-        keys = set(required) | set(optional)
+    for rope_type, rule in RULES.items():
+        keys = set(rule.required) | set(rule.optional)
         assert keys <= HF_KEYS.get(rope_type, COURSE_ROPE_TYPES.get(rope_type)), rope_type
     doc = " ".join(pe_utils_context_doc().split())
     assert '"ntk"`` is the course\'s own name' in doc and "no such type" in doc
     # "dynamic": L is the course's required original_max_position_embeddings; in Hugging Face it is
     # the config's max_position_embeddings. The docstring must say both.
     for rope_type, keys in COURSE_USES.items():
-        assert keys <= set(RULES[rope_type][0]), rope_type
+        assert keys <= set(RULES[rope_type].required), rope_type
     assert "``max_position_embeddings``" in doc and "that use of the key is the course's own" in doc
 
 
@@ -560,3 +560,19 @@ def test_yarn_attention_scale_names_its_own_argument(factor, error):
     with pytest.raises(error, match=r"^factor must be a finite positive") as info:
         yarn_attention_scale(factor)
     assert "scaling[" not in str(info.value)
+
+
+def test_a_scaling_rule_is_data_and_a_malformed_rule_is_refused():
+    from pe_utils.context import RULES, Llama3Rule, ScalingRule, YarnRule, check_scaling
+
+    assert isinstance(RULES["yarn"], YarnRule) and isinstance(RULES["llama3"], Llama3Rule)
+    assert dict(RULES["yarn"].optional) == {"beta_fast": 32.0, "beta_slow": 1.0, "truncate": True}
+    assert [name for name, rule in RULES.items() if rule.needs_d_above_2] == ["ntk", "dynamic"]
+    with pytest.raises(ValueError, match="rope_type"):
+        ScalingRule(("factor",))
+    with pytest.raises(ValueError, match="both required and optional"):
+        ScalingRule(("rope_type", "factor"), {"factor": 1.0})
+    # check_scaling is the public name of the check rope_frequencies and the explorer share.
+    assert check_scaling({"rope_type": "yarn", "factor": 2, "original_max_position_embeddings": 64},
+                         8) == {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64,
+                                "beta_fast": 32.0, "beta_slow": 1.0, "truncate": True}

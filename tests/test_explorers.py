@@ -353,3 +353,108 @@ def test_grid_shift_titles_give_the_turn_to_three_significant_digits():
 def test_grid_shift_explorer_refuses_bad_arguments_by_name(call, error, words):
     with pytest.raises(error, match=words):
         call()
+
+
+# ---- The scaling explorer's rules against rope_frequencies, over a grid of settings and slider values
+
+# Explorer settings (d, base, L and each rule's fixed keys), each run at every rule and these s.
+SCALING_CONFIGS = [
+    {"d_model": 128, "base": 500000.0, "original_max_position_embeddings": 8192},
+    {"d_model": 64, "base": 10000.0, "original_max_position_embeddings": 2048, "beta_fast": 16.0,
+     "beta_slow": 2.0, "low_freq_factor": 2.0, "high_freq_factor": 8.0},
+    {"d_model": 16, "base": 100.0, "original_max_position_embeddings": 64, "low_freq_factor": 0.5,
+     "high_freq_factor": 3.0},
+    {"d_model": 512, "base": 1e6, "original_max_position_embeddings": 131072, "beta_fast": 64.0,
+     "beta_slow": 0.5},
+    {"d_model": 4, "base": 10.0, "original_max_position_embeddings": 32, "beta_fast": 3.0,
+     "beta_slow": 1.5},
+]
+SCALING_FACTORS = [1.0, 1.5, 2.5, 8.0, 32.0]
+SCALING_SETTINGS = [{"s": s, "rule": rule} for rule in explorers.SCALING_RULES for s in SCALING_FACTORS]
+
+
+def _expected_divisors(config, setting):
+    """``ω_i / ω'_i`` by pe_utils.rope_frequencies for the explorer ``config`` at one slider ``setting``."""
+    d, base, length = config["d_model"], config["base"], config["original_max_position_embeddings"]
+    keys = {"yarn": {"original_max_position_embeddings": length,
+                     "beta_fast": config.get("beta_fast", 32.0), "beta_slow": config.get("beta_slow", 1.0)},
+            "llama3": {"original_max_position_embeddings": length,
+                       "low_freq_factor": config.get("low_freq_factor", 1.0),
+                       "high_freq_factor": config.get("high_freq_factor", 4.0)}}
+    scaling = {"rope_type": setting["rule"], "factor": setting["s"], **keys.get(setting["rule"], {})}
+    return rope_frequencies(d, base=base) / rope_frequencies(d, base=base, scaling=scaling)
+
+
+def _divisors(run):
+    rows = sorted(rows_with(run, "i", "divisor", "wavelength"), key=lambda row: row["i"])
+    return np.array([row["divisor"] for row in rows])
+
+
+def _spec_with(spec, field, old, new):
+    """A copy of ``spec`` whose calculate transform ``as: field`` has ``old`` replaced by ``new``."""
+    spec = json.loads(json.dumps(spec))
+    found = [step for layer in spec["layer"] for step in layer.get("transform", [])
+             if step.get("as") == field]
+    assert len(found) == 1 and old in found[0]["calculate"], (field, old)
+    found[0]["calculate"] = found[0]["calculate"].replace(old, new)
+    return spec
+
+
+# One slip per rule, each a plausible mistake in its Vega expression: linear divides by s + 0.5;
+# ntk forgets the exponent d/(d−2); yarn rounds the ramp's low end up instead of down; llama3
+# runs its ramp backwards.
+SLIPS = {
+    "linear": ("omega_scaled", "rule == 'linear' ? datum.omega / s",
+               "rule == 'linear' ? datum.omega / (s + 0.5)"),
+    "ntk": ("omega_ntk", "pow(s, {d} / {d2})", "pow(s, 1)"),
+    "yarn": ("yarn_low", "floor(", "ceil("),
+    "llama3": ("omega_llama3", "(1 - datum.smooth) * datum.omega / s + datum.smooth * datum.omega",
+               "datum.smooth * datum.omega / s + (1 - datum.smooth) * datum.omega"),
+}
+
+
+@pytest.fixture(scope="module")
+def scaling_runs():
+    """Vega's divisors for each config at every setting; then for each slip, the slipped default chart."""
+    require_vega()
+    specs = [explorers.scaling_explorer(**config).to_dict() for config in SCALING_CONFIGS]
+    slipped = []
+    for rule, (field, old, new) in SLIPS.items():
+        for config, spec in zip(SCALING_CONFIGS, specs, strict=True):
+            d = config["d_model"]
+            slipped.append((rule, config, _spec_with(spec, field, old.format(d=d, d2=d - 2), new)))
+    payload = ([{"spec": spec, "settings": SCALING_SETTINGS} for spec in specs]
+               + [{"spec": spec, "settings": SCALING_SETTINGS} for _, _, spec in slipped])
+    result = subprocess.run(NODE + [str(SCRIPT)], input=json.dumps(payload), capture_output=True,
+                            text=True, timeout=300, cwd=NPM_FOLDER)
+    assert result.returncode == 0, result.stderr[-3000:]
+    out = json.loads(result.stdout)
+    return out[:len(specs)], list(zip(slipped, out[len(specs):], strict=True))
+
+
+def test_scaling_rules_equal_rope_frequencies_over_a_grid(scaling_runs):
+    """Every rule, at 5 factors s, for 5 settings of d (4 to 512), base (10 to 10⁶), L and the keys."""
+    runs, _ = scaling_runs
+    assert set(explorers.SCALING_RULES) == {"linear", "ntk", "yarn", "llama3"}
+    for config, result in zip(SCALING_CONFIGS, runs, strict=True):
+        assert result["warnings"] == []
+        for setting, run in zip(SCALING_SETTINGS, result["runs"], strict=True):
+            np.testing.assert_allclose(_divisors(run), _expected_divisors(config, setting), rtol=1e-9,
+                                       err_msg=f"{config} {setting}")
+
+
+def test_a_slip_in_any_rule_expression_is_caught(scaling_runs):
+    """The comparison above fails for a copy of the spec with one rule's expression slipped."""
+    _, slipped = scaling_runs
+    for rule in SLIPS:
+        caught = []
+        for (slip_rule, config, _), result in slipped:
+            if slip_rule != rule:
+                continue
+            for setting, run in zip(SCALING_SETTINGS, result["runs"], strict=True):
+                same = np.allclose(_divisors(run), _expected_divisors(config, setting), rtol=1e-9, atol=0)
+                if setting["rule"] != rule:
+                    assert same, (rule, config, setting)  # the slip touches its own rule only
+                else:
+                    caught.append(not same)
+        assert any(caught), f"a slip in the {rule} expression went unnoticed"
