@@ -295,6 +295,8 @@ def test_every_explorer_draws_and_redraws_in_a_real_browser(tmp_path):
     command = [*NODE, str(NPM_FOLDER / "explorers_check.mjs"), "--browser", str(browser.chromium())]
     result = subprocess.run([*command, str(tmp_path / "page.html")],
                             capture_output=True, text=True, timeout=120, cwd=NPM_FOLDER)
+    # A crash of Node or the browser leaves no report: show what it printed, not a JSON error.
+    assert result.stdout.strip(), f"no report (exit {result.returncode}); stderr:\n{result.stderr[-3000:]}"
     report = json.loads(result.stdout)["pages"][str(tmp_path / "page.html")]
     assert report["problems"] == [] and result.returncode == 0, report
     assert report["count"] == len(CASES)
