@@ -136,7 +136,9 @@ def processes_in_group(group):
 def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
     cache = tmp_path / "cache.json"
-    report = check_slides.check(None, out=tmp_path / "build", folder=course, cache=cache)
+    # The search from disk finds "refuses" on 02_bad only: asked to find it on 01_good, it must complain.
+    report = check_slides.check(None, out=tmp_path / "build", folder=course, cache=cache,
+                                search=("refuses", "01_good.html"))
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
     assert report.slides == {"01_good": 4, "02_bad": 8, "03_numbers": 1}, report.summary()
@@ -168,7 +170,24 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert found("site/02_bad.html", "explorer:", "did not change the chart"), bad
     assert report.explorers == {"01_good.html": 1, "02_bad.html": 1}, report.summary()
     assert not [p for p in report.problems if p.startswith("site/index.html")], bad
+    assert report.searches == {"refuses": ["02_bad.html"]}, report.searches
+    assert found("site/search.html?q=refuses", "search:", "does not find 01_good.html", "02_bad.html"), bad
+    assert not [p for p in report.problems if "sidebar" in p], bad
     assert report.cached == []  # a cache of its own, empty at first
+
+    # A page whose sidebar lost a notebook's link is reported.
+    site = tmp_path / "build" / "site"
+    page = site / "03_numbers.html"
+    html = page.read_text(encoding="utf-8")
+    page.write_text(html.replace('href="02_bad.html"', 'href="elsewhere.html"'), encoding="utf-8")
+    job = {"width": 1280, "height": 720, "tabs": 1, "timeoutMs": 30000, "totalTimeoutMs": 60000,
+           "screenshotDir": None, "sidebar": ["01_good.html", "02_bad.html", "03_numbers.html"]}
+    with check_slides.BrowserRun(job, timeout=90) as run:
+        run.send(page, "page")
+        result = run.finish()
+    problems = result["pages"][str(page)]["problems"]
+    assert [p["detail"] for p in problems if p["kind"] == "sidebar"] == [
+        "the sidebar does not link 02_bad.html"], problems
 
     # Checked again: a deck that passed is not opened (here: no browser at all) and gives what it
     # gave. (That a page with a problem is not kept, so is opened every time: the test below.)
