@@ -1,9 +1,10 @@
 """Every slide deck and site page of the course, opened in a real headless browser (tools/check_slides.py).
 
 One browser run checks every deck at 1280x720 and every site page of the course (sidebar,
-search from disk, math, explorers), after the static checks of the built site and decks. tests/test_browser_checker.py proves, on a tiny
-course made there, that the check finds each fault it claims to find (so a pass here means
-something), keeps only what passed, and leaves no browser process behind.
+search from disk, math, explorers), after the static checks of the built site and decks.
+tests/test_browser_checker.py proves, on a tiny course made there, that the check finds each
+fault it claims to find (so a pass here means something), keeps only what passed, and leaves no
+browser process behind.
 """
 
 import importlib
