@@ -47,7 +47,12 @@ html_copy_source = True  # the download button gives the notebook
 html_show_sourcelink = False
 html_show_search_summary = False  # a summary is fetched from each found page: file:// forbids fetch()
 html_last_updated_fmt = None
-html_context = {"default_mode": "light"}  # without it the theme logs "Got invalid theme mode"
+html_context = {
+    "default_mode": "light",  # without it the theme logs "Got invalid theme mode"
+    # Sphinx rebuilds every page when its configuration changes, not when an extension's code does:
+    # this value changes with the code of tools/site/ and the course's explorer HTML.
+    "course_site_code": course_site.code_digest(),
+}
 html_theme_options = {
     "show_toc_level": 2,
     "use_download_button": True,

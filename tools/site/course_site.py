@@ -52,6 +52,17 @@ FONT_CSS = "course-fonts.css"
 EXPLORER_CSS = "vega/explorers.css"  # in _static/, written from explorers_web.EXPLORER_CSS
 
 
+def code_digest() -> str:
+    """A hash of the code that shapes every page: tools/site/ and tools/explorers_web.py."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for path in sorted([*HERE.rglob("*.py"), *HERE.rglob("*.css"), TOOLS / "explorers_web.py"]):
+        if "__pycache__" not in path.parts:
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
 def jupyter_slug(text: str) -> str:
     """JupyterLab's anchor of a heading: its text, spaces as ``-`` (``6. A b`` has ``6.-A-b``)."""
     return text.strip().replace(" ", "-")
@@ -144,8 +155,16 @@ def add_jupyter_anchors(app, doctree, docname) -> None:
                 section["ids"].append(anchor)
 
 
+# The theme draws its icons with FontAwesome's script, which by default watches every change of the
+# page (a MutationObserver) for new icons: an explorer redrawn with its sliders adds thousands of
+# SVG elements, and FontAwesome then scanned them for 10-30 s (notebook 03's table explorer). The
+# theme's icons are all in the page when it loads, and are drawn then.
+FONTAWESOME_CONFIG = "window.FontAwesomeConfig = { observeMutations: false };"
+
+
 def setup(app):
     app.set_html_assets_policy("always")  # MathJax on every page: the browser check waits on it
+    app.add_js_file(None, body=FONTAWESOME_CONFIG, priority=100)  # before the theme's deferred scripts
     app.connect("builder-inited", install_assets)
     app.connect("html-page-context", add_explorer_scripts)
     app.connect("doctree-resolved", add_jupyter_anchors)
