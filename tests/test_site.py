@@ -165,22 +165,6 @@ def test_search_index_holds_the_words_of_every_page(built):
     assert '"zebrafinch"' in index and '"01_a"' in index
 
 
-def test_a_second_build_gives_the_same_pages_and_follows_a_changed_notebook(built):
-    course, site = built
-    before = {p.name: p.read_bytes() for p in site.glob("*.html")}
-    staged = course.parent / "site-src" / "01_a.ipynb"
-    staged_time = staged.stat().st_mtime_ns
-    site_build.build(site, course, course.parent / "README.md")
-    assert {p.name: p.read_bytes() for p in site.glob("*.html")} == before, "the same sources, the same pages"
-    assert staged.stat().st_mtime_ns == staged_time, "an unchanged notebook is not staged again"
-    notebook = nbformat.read(course / "02_b.ipynb", as_version=4)
-    notebook.cells[1].source += "\n\nA new word: quetzalcoatl."
-    nbformat.write(notebook, course / "02_b.ipynb")
-    site_build.build(site, course, course.parent / "README.md")
-    assert "quetzalcoatl" in (site / "02_b.html").read_text(encoding="utf-8")
-    assert '"quetzalcoatl"' in (site / "searchindex.js").read_text(encoding="utf-8")
-
-
 def test_slugs_and_markdown_links():
     assert course_site.jupyter_slug(" 6. Two layouts, one permutation ") == "6.-Two-layouts,-one-permutation"
     assert site_build.github_slug("Running the exercises live") == "running-the-exercises-live"
@@ -194,10 +178,20 @@ def test_slugs_and_markdown_links():
         "[e](https://example.org/x.md) ![f](figure.png)")
 
 
-def test_a_broken_link_fails_the_build(tmp_path):
-    course = tiny_course(tmp_path / "notebooks")
+def test_a_rebuild_follows_a_changed_notebook_and_a_broken_link_fails_it(built):
+    # Last in this file: it changes the tiny course. One build: what changed is rebuilt (and found
+    # by the search), what did not is neither staged again nor changed, and a link to a heading
+    # that does not exist fails the build, naming it.
+    course, site = built
+    unchanged = (site / "01_a.html").read_bytes()
+    staged = course.parent / "site-src" / "01_a.ipynb"
+    staged_time = staged.stat().st_mtime_ns
     notebook = nbformat.read(course / "02_b.ipynb", as_version=4)
-    notebook.cells[1].source += "\n\nSee [nowhere](01_a.ipynb#No-such-heading)."
+    notebook.cells[1].source += "\n\nA new word: quetzalcoatl. See [nowhere](01_a.ipynb#No-such-heading)."
     nbformat.write(notebook, course / "02_b.ipynb")
     with pytest.raises(RuntimeError, match="No-such-heading"):
-        site_build.build(tmp_path / "site", course, tmp_path / "README.md")
+        site_build.build(site, course, course.parent / "README.md")
+    assert "quetzalcoatl" in (site / "02_b.html").read_text(encoding="utf-8")
+    assert '"quetzalcoatl"' in (site / "searchindex.js").read_text(encoding="utf-8")
+    assert staged.stat().st_mtime_ns == staged_time, "an unchanged notebook is not staged again"
+    assert (site / "01_a.html").read_bytes() == unchanged, "the same source, the same page"
