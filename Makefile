@@ -18,8 +18,9 @@ JOBS   ?= 2
 LAB_DIR ?= notebooks
 # The course's npm packages, installed by npm from tools/npm_packages/package-lock.json into
 # tools/npm_packages/node_modules (git-ignored): MathJax 3 for the LaTeX check (tests/test_markdown.py)
-# and, copied into _build/, MathJax, reveal.js and vega (the interactive explorers) for the site
-# and the slides (so they open from disk with no network); vega and vega-lite also run the
+# and, copied into _build/, MathJax, reveal.js, vega (the interactive explorers) and the DejaVu
+# fonts (dejavu-fonts-ttf: text measures the same on every machine) for the site and the slides
+# (so they open from disk with no network); vega and vega-lite also run the
 # explorers headless for their tests (tests/test_explorers.py); puppeteer-core and
 # @sparticuz/chromium (a Chromium binary inside the npm package) for the browser check of the
 # decks and the site (tools/check_slides.py, tests/test_browser.py). Node.js and npm come from

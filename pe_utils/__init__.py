@@ -3,12 +3,14 @@
 One module per idea, in the order the notebooks introduce them:
 
 - ``_checks``     argument checks shared by every public function
-- ``notebook``    (01) ``setup_notebook``: printing, figure style, seeded generator
+- ``notebook``    (01) ``setup_notebook``: printing, figure style, seeded generator; (10) the
+  rounding guard and the "mean (smallest–largest)" formatter of printed results
 - ``attention``   (01) permutation matrices, one self-attention head, an encoder block
 - ``binary``      (02) positions written in binary
 - ``encoding``    (03) the sinusoidal formula, frequencies, layouts
 - ``plotting``    (01, 03, 05) the course's figure style and its recurring figures
 - ``rotation``    (04) shifting is rotating: ``T_k``
+- ``fast``        (04, appendix) ``sinusoidal_pe_fast``: the same table built by rotations
 - ``similarity``  (05) the dot-product identity
 - ``precision``   (07, 08) an extended-precision reference; angles in low precision; bfloat16
 - ``conventions`` (07) the conventions of real libraries: build, convert, detect
@@ -79,6 +81,7 @@ from .encoding import (
     sinusoidal_pe,
     wavelengths,
 )
+from .fast import sinusoidal_pe_fast
 from .frequency_use import (
     critical_dimension,
     first_negative_offset,
@@ -99,7 +102,7 @@ from .pipeline import (
     prefill,
 )
 from .plotting import show_figure
-from .precision import encode_with_angle_dtype, reference_encoding, round_to_bfloat16
+from .precision import encode_with_angle_dtype, float32_angle_error, reference_encoding, round_to_bfloat16
 from .rope import rope
 from .rotation import shift, shift_matrix
 from .similarity import commuting_part, similarity_profile
@@ -145,6 +148,7 @@ __all__ = [
     "encoder_weights",
     "feed_forward",
     "first_negative_offset",
+    "float32_angle_error",
     "fixed_weights",
     "fourier_features",
     "frequencies",
@@ -184,6 +188,7 @@ __all__ = [
     "sincos_2d",
     "sinusoid_table",
     "sinusoidal_pe",
+    "sinusoidal_pe_fast",
     "sinusoidal_pe_variant",
     "smallest_base",
     "softmax",

@@ -88,6 +88,22 @@ def check_choice(value: Any, choices: tuple[str, ...], name: str) -> str:
     return value
 
 
+def check_proportion(proportion: Any, name: str = "proportion") -> float:
+    """Return ``proportion`` as a float if it is a real number in ``[0, 1]``.
+
+    The share ``p`` of p-RoPE's rotated pairs (notebook 13); ``TypeError`` for anything but a real
+    number (``bool`` included), ``ValueError`` outside ``[0, 1]`` or for NaN.
+    """
+    if isinstance(proportion, (bool, np.bool_)) or not isinstance(proportion, numbers.Real):
+        raise TypeError(f"{name} must be a real number from 0 to 1, got {proportion!r}")
+    proportion = float(proportion)
+    if not 0.0 <= proportion <= 1.0:  # also refuses NaN
+        raise ValueError(
+            f"{name} must be a number from 0 to 1 (the share of pairs rotated), got {proportion}"
+        )
+    return proportion
+
+
 def check_layout(layout: Any, name: str = "layout") -> str:
     """Return ``layout`` if it is one of :data:`LAYOUTS`."""
     return check_choice(layout, LAYOUTS, name)

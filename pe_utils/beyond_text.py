@@ -213,14 +213,9 @@ def timestep_embedding(
     scale = _check_real(scale, "scale")
     check_table_size((timesteps.size, dim), np.float64, name="timestep embedding")
     omega = timestep_frequencies(dim, downscale_freq_shift=downscale_freq_shift, max_period=max_period)
-    largest_t = _largest(timesteps)
-    _check_angles(
-        abs(scale) * largest_t * float(omega.max()),
-        f"scale · timesteps · frequency (|scale| = {abs(scale):g}, largest |timestep| = {largest_t:g}, "
-        f"fastest frequency {float(omega.max()):g})",
-    )
     return sinusoid_table(
-        timesteps, omega, angle_scale=scale, first="cos" if flip else "sin", nesting="ti", pad=dim % 2
+        timesteps, omega, angle_scale=scale, first="cos" if flip else "sin", nesting="ti", pad=dim % 2,
+        angle_description="scale · timesteps · frequency",
     )
 
 
@@ -435,10 +430,11 @@ def nerf_encoding(
     coords = points.shape[-1]
     check_table_size(points.shape[:-1] + (coords * (2 * n_frequencies + 1),), np.float64, name="encoding")
     scale = np.pi if pi else 1.0
-    largest_angle = scale * _largest(points) * float(octaves[-1])
-    _check_angles(largest_angle, f"points · 2^{n_frequencies - 1} (the last octave)")
     flat = points.reshape(-1, coords)
-    table = sinusoid_table(flat, octaves, angle_scale=scale, nesting="ita", include_input=include_input)
+    table = sinusoid_table(
+        flat, octaves, angle_scale=scale, nesting="ita", include_input=include_input,
+        angle_description=f"{'π · ' if pi else ''}points · octaves up to 2^{n_frequencies - 1}",
+    )
     return table.reshape(points.shape[:-1] + (table.shape[-1],))
 
 
@@ -794,6 +790,7 @@ def sinusoid_table(
     nesting: str = "ati",
     include_input: bool = False,
     pad: int = 0,
+    angle_description: str = "angle_scale · positions · frequencies",
 ) -> np.ndarray:
     """The Rosetta stone: one parametrised sin/cos table that reproduces every additive convention.
 
@@ -825,6 +822,10 @@ def sinusoid_table(
     include_input : bool
     pad : int
         Non-negative number of zero columns appended.
+    angle_description : str
+        How the error names the angle ``angle_scale · positions · frequencies`` if it overflows
+        float64: :func:`timestep_embedding` and :func:`nerf_encoding` pass their own arguments'
+        names.
 
     Returns
     -------
@@ -847,8 +848,12 @@ def sinusoid_table(
     scales = _check_angle_scale(angle_scale, n_axes)
     width = n_axes * include_input + 2 * n_axes * omega.size + pad
     check_table_size((n, width), np.float64, name="table")
-    largest_angle = _largest(scales) * _largest(positions) * _largest(omega)
-    _check_angles(largest_angle, "angle_scale · positions · frequencies")
+    factors = _largest(scales), _largest(positions), _largest(omega)
+    _check_angles(
+        math.prod(factors),
+        f"{angle_description} (largest factors {factors[0]:g} and {factors[1]:g}, fastest frequency "
+        f"{factors[2]:g})",
+    )
     angles = (scales * positions)[:, :, None] * omega  # (n, a, i)
     index = _channel_index(n_axes, omega.size, nesting, first)
     body = np.empty((n, 2 * n_axes * omega.size))

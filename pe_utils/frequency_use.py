@@ -23,7 +23,6 @@ Introduced in notebook 13.
 
 from __future__ import annotations
 
-import numbers
 from typing import Any
 
 import numpy as np
@@ -34,6 +33,7 @@ from ._checks import (
     check_finite_array,
     check_positive_count,
     check_positive_real,
+    check_proportion,
     check_table_size,
 )
 from .encoding import frequencies, wavelengths
@@ -61,22 +61,6 @@ def _check_max_offset(value: Any, name: str) -> int:
             f"{name} must be at most {MAX_OFFSET:,} (each offset costs d/2 cosines per base), got {value:,}"
         )
     return value
-
-
-def check_proportion(proportion: Any, name: str = "proportion") -> float:
-    """Return ``proportion`` as a float if it is a real number in ``[0, 1]``.
-
-    The share ``p`` of p-RoPE's rotated pairs; ``TypeError`` for anything but a real number (``bool``
-    included), ``ValueError`` outside ``[0, 1]`` or for NaN. Introduced in notebook 13.
-    """
-    if isinstance(proportion, (bool, np.bool_)) or not isinstance(proportion, numbers.Real):
-        raise TypeError(f"{name} must be a real number from 0 to 1, got {proportion!r}")
-    proportion = float(proportion)
-    if not 0.0 <= proportion <= 1.0:   # also refuses NaN
-        raise ValueError(
-            f"{name} must be a number from 0 to 1 (the share of pairs rotated), got {proportion}"
-        )
-    return proportion
 
 
 def rotated_pairs(d_model: int, proportion: float) -> int:
@@ -309,7 +293,6 @@ def smallest_base(length: int, d_model: int, candidates: Any) -> float:
 __all__ = [
     "MAX_OFFSET",
     "MAX_TERMS",
-    "check_proportion",
     "critical_dimension",
     "first_negative_offset",
     "p_rope_frequencies",

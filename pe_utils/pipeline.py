@@ -147,9 +147,19 @@ def _check_lengths(lengths: Any) -> np.ndarray:
 def packed_positions(lengths: Any) -> np.ndarray:
     """Positions of documents packed into one row: ``0 … L_j − 1`` for each document ``j``.
 
-    For lengths ``(3, 2)``: ``[0, 1, 2, 0, 1]``. Hugging Face reads the documents back from
-    such ids only when no 2-D attention mask is passed. Its flash-attention path starts a
-    document wherever a position equals ``position_ids.min()``
+    For lengths ``(3, 2)``: ``[0, 1, 2, 0, 1]``. Hugging Face (release 5.24.0) reads the
+    documents back from such ids under eager and SDPA attention only when no 2-D attention
+    mask is passed and there is no cache (``_preprocess_mask_arguments`` in
+    ``masking_utils.py``). ``LlamaModel.forward`` builds a ``DynamicCache`` whenever
+    ``use_cache`` is true, and a call that does not set it takes ``config.use_cache``
+    (``True`` by default for Llama; in training mode too, unless gradient checkpointing is
+    on), so a plain forward leaks unless ``use_cache=False``; ``Trainer`` copies
+    ``TrainingArguments.use_cache``, ``False`` by default, into the config. Under
+    flash-attention 2 the ids are read with or without a cache, and also with an all-ones
+    mask as long as the keys, which ``flash_attention_mask`` drops first
+    (4.46.3: ``LlamaModel._update_causal_mask``, with no length condition). Under eager and
+    SDPA an all-ones mask leaves the ids unread, and the documents see each other. Its
+    flash-attention path starts a document wherever a position equals ``position_ids.min()``
     (``prepare_fa_kwargs_from_position_ids`` in ``modeling_flash_attention_utils.py``,
     release 5.24.0); before the rename it was ``prepare_fa2_from_position_ids``, which
     started one wherever a position is 0 (read at commit ``7713be1e`` and in 4.46.3): the

@@ -9,12 +9,14 @@ Two tools to measure it:
   the code it checks, and it gives the same numbers on every CPU.
 - :func:`encode_with_angle_dtype` is the *unsafe* recipe: angles ``p ω_i``
   computed in a low-precision type (float32, float16).
+- :func:`float32_angle_error` measures that recipe's angles in float32, position by
+  position: the largest ``|fl₃₂(p ω̃_i) − p ω_i|`` over the pairs.
 
 The safe recipe (angles in float64, cast only the result) is what
 :func:`pe_utils.encode_positions` does, and :func:`pe_utils.rope` too (notebook 08):
 float32 angles from ``ω_i`` rounded once to float32 err by less than bfloat16's
 rounding at every position only up to ``p = 40 226`` at ``d = 128``, base 500000,
-and beyond at fewer and fewer (notebook 07 measures it). The RoPE libraries'
+and beyond at fewer and fewer (notebook 07 measures it with :func:`float32_angle_error`). The RoPE libraries'
 float32 ``inv_freq`` (a float32 power, then a float32 reciprocal: rounded twice)
 first exceeds it at ``p = 24 703`` (notebook 08, in a NumPy emulation).
 """
@@ -181,6 +183,60 @@ def encode_with_angle_dtype(
         table[..., sine_cols] = np.sin(angles)
         table[..., cosine_cols] = np.cos(angles)
     return table
+
+
+def float32_angle_error(positions: Any, omega: Any, omega32: Any = None) -> np.ndarray:
+    """Return, for each position, the largest error of its float32 angles over the pairs.
+
+    ``e(p) = max_i |fl₃₂(fl₃₂(p) · ω̃_i) − p ω_i|`` with ``ω̃_i = omega32[i]`` (by
+    default ``ω_i`` rounded once to float32) and ``fl₃₂`` rounding to float32: the
+    angle that float32 code computes, against the float64 angle (itself within about
+    ``10⁻¹⁶ · p ω_i`` of the exact one). Since sin and cos have slope at most 1, ``e(p)``
+    bounds how far float32 angles move the row's entries, up to sin's own rounding.
+    Computed one pair at a time, so memory grows with the number of positions only.
+    Introduced in notebook 07; notebook 08 passes the libraries' ``inv_freq`` as
+    ``omega32``.
+
+    Parameters
+    ----------
+    positions : array_like of float
+        Any shape; finite, within float32's range.
+    omega : array_like of float, shape (m,)
+        The float64 frequencies ``ω_i``; finite, within float32's range, ``m ≥ 1``.
+    omega32 : array_like of float, shape (m,), optional
+        The frequencies the float32 code uses; rounded to float32 if they are not
+        float32 numbers already. Default: ``omega`` rounded once to float32.
+
+    Returns
+    -------
+    np.ndarray
+        Float64 array of the shape of ``positions``.
+    """
+    positions = _check_float32_range(check_finite_array(positions, "positions"), "positions")
+    omega = _check_float32_range(check_finite_array(omega, "omega"), "omega")
+    if omega.ndim != 1 or omega.size == 0:
+        raise ValueError(f"omega must be a non-empty 1-D array of frequencies, got shape {omega.shape}")
+    if omega32 is None:
+        omega32 = omega
+    omega32 = _check_float32_range(check_finite_array(omega32, "omega32"), "omega32")
+    if omega32.shape != omega.shape:
+        raise ValueError(f"omega32 must have the shape of omega, {omega.shape}, got {omega32.shape}")
+    positions32 = positions.astype(np.float32)
+    error = np.zeros(positions.shape)
+    for w, w32 in zip(omega.tolist(), omega32.astype(np.float32), strict=True):
+        in_float32 = positions32 * w32  # a float32 product, rounded to float32
+        np.maximum(error, np.abs(in_float32.astype(np.float64) - positions * w), out=error)
+    return error
+
+
+def _check_float32_range(array: np.ndarray, name: str) -> np.ndarray:
+    """``array`` if every entry is within float32's range (else float32 makes it infinite)."""
+    largest = float(np.finfo(np.float32).max)
+    if array.size and np.max(np.abs(array)) > largest:
+        raise ValueError(
+            f"{name} must be within float32's range (|x| ≤ {largest:.4g}), got {np.max(np.abs(array)):g}"
+        )
+    return array
 
 
 #: bfloat16 keeps 8 significant bits (7 stored) and float32's exponent range.

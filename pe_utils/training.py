@@ -41,7 +41,7 @@ from __future__ import annotations
 import numbers
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -53,10 +53,11 @@ from ._checks import (
     check_matrix,
     check_positive_count,
     check_positive_real,
+    check_proportion,
     check_table_size,
 )
 from .encoding import sinusoidal_pe
-from .frequency_use import check_proportion, p_rope_frequencies
+from .frequency_use import p_rope_frequencies
 from .similarity import commuting_part
 
 #: The four ways of giving the head positions, in the order notebook 10 trains them.
@@ -159,6 +160,105 @@ def look_back_task(
     check_table_size((n_sequences, length), np.int64, name="token batch")
     tokens = np.random.default_rng(seed).integers(0, vocab_size, size=(n_sequences, length))
     return tokens, look_back_targets(tokens, offset)
+
+
+# --- notebook 10's recipe: the task's sizes, the training data, the optimiser, the test sets --------
+# Notebook 13 and tools/sweep_13.py train and test the same heads; they take these from here.
+
+
+class TaskSizes(NamedTuple):
+    """The sizes of notebook 10's look-back task and head. Introduced in notebook 10."""
+
+    vocab_size: int   #: ``V``, the tokens ``0 … V − 1``
+    d_model: int      #: ``d``, the width of the embeddings (and ``d_k``)
+    length: int       #: ``n``, the trained sequence length
+    offset: int       #: ``k``, how far back the target is
+
+
+#: Notebook 10's task: ``V, d, n, k = SIZES`` gives 8 tokens, d = 16, n = 16 and k = 2.
+SIZES: TaskSizes = TaskSizes(vocab_size=8, d_model=16, length=16, offset=2)
+#: Notebook 10's optimiser settings, ``train_head(head, *data, **TRAINING)``: 100 full-batch Adam
+#: steps with learning rate 0.05 (β₁, β₂ and ε are :func:`adam_update`'s defaults).
+TRAINING: dict[str, Any] = {"steps": 100, "learning_rate": 0.05}
+#: Sequences in one training set, and what is added to a run's seed to draw them.
+TRAINING_SEQUENCES: int = 64
+DATA_SEED_OFFSET: int = 100
+#: The lengths notebook 10 tests at: ``n, 2n, 4n``.
+TEST_LENGTHS: tuple[int, ...] = (SIZES.length, 2 * SIZES.length, 4 * SIZES.length)
+#: Test positions per length: ``2048 // m`` sequences of length ``m``.
+TEST_POSITIONS: int = 2048
+
+
+def training_data(seed: int) -> tuple[np.ndarray, np.ndarray]:
+    """Return the training set of run ``seed`` (notebook 10's recipe).
+
+    ``look_back_task(64, n, V, offset=k, seed=100 + seed)`` with the sizes of :data:`SIZES`:
+    a run's weights come from ``seed`` and its data from ``100 + seed``, so the heads of one
+    seed share their data. Introduced in notebook 10.
+
+    Parameters
+    ----------
+    seed : int
+        Non-negative.
+
+    Returns
+    -------
+    tokens, targets : np.ndarray
+        Both ``(64, 16)`` int64.
+    """
+    seed = check_count(seed, "seed")
+    V, _, n, k = SIZES
+    return look_back_task(TRAINING_SEQUENCES, n, V, offset=k, seed=DATA_SEED_OFFSET + seed)
+
+
+def look_back_test_sets() -> dict[int, tuple[np.ndarray, np.ndarray]]:
+    """Return notebook 10's test sets, ``{m: (tokens, targets)}`` for ``m`` in ``n, 2n, 4n``.
+
+    At length ``m``: ``look_back_task(2048 // m, m, V, offset=k, seed=10 + m // n)``, so 128,
+    64 and 32 sequences, 2048 positions at each length, drawn with seeds 11, 12 and 14 (none of
+    them a training seed ``100 + s``). Introduced in notebook 10.
+    """
+    V, _, n, k = SIZES
+    return {m: look_back_task(TEST_POSITIONS // m, m, V, offset=k, seed=10 + m // n)
+            for m in TEST_LENGTHS}
+
+
+def with_start_token(
+    tokens: Any, *, start: int = SIZES.vocab_size, offset: int = SIZES.offset
+) -> tuple[np.ndarray, np.ndarray]:
+    """Return ``tokens`` with a start token at ``p = 0``, and their look-back targets.
+
+    ``tokens[:, 0]`` becomes ``start`` (by default ``V``, the id after the ``V`` tokens: a head
+    needs ``V + 1`` embeddings). The targets are :func:`look_back_targets`, with no target at
+    ``p ≤ k`` as well, so the start token is never a target. ``tokens`` is not changed.
+    Introduced in notebook 13.
+
+    Parameters
+    ----------
+    tokens : int array, shape (sequences, n)
+        Token ids, ``n > k + 1``.
+    start : int
+        The start token's id, non-negative.
+    offset : int
+        ``k ≥ 1``.
+
+    Returns
+    -------
+    tokens, targets : np.ndarray
+        Both ``(sequences, n)`` int64.
+    """
+    tokens = _check_tokens(tokens).copy()
+    start = check_count(start, "start")
+    offset = check_positive_count(offset, "offset")
+    if offset + 1 >= tokens.shape[1]:
+        raise ValueError(
+            f"offset (k = {offset}) must be smaller than the sequence length minus one, "
+            f"n − 1 = {tokens.shape[1] - 1}: with the start token at p = 0 no position would have a target"
+        )
+    tokens[:, 0] = start
+    targets = look_back_targets(tokens, offset)
+    targets[:, : offset + 1] = NO_TARGET
+    return tokens, targets
 
 
 def _check_vocab_size(vocab_size: Any) -> int:
@@ -835,6 +935,52 @@ def train_head(
     return TrainingRun(replace(head, **parameters), losses)
 
 
+def offset_terms(head: LookBackHead, offsets: Any) -> np.ndarray:
+    """Return ``c_i(j)``: pair ``i``'s term in a RoPE head's score at offset ``j``, averaged over tokens.
+
+    A query at ``p`` and a key at ``q = p − j``, their tokens drawn independently and uniformly
+    from the vocabulary: the score is bilinear, so its mean is the score of the mean query
+    ``q̄ = mean_v E[v] W_q`` and the mean key ``κ̄ = mean_v E[v] W_k``, rotated to ``p`` and
+    ``p − j``. Pair by pair, with ``ω_i`` the head's frequencies::
+
+        mean score(j) = Σ_i c_i(j),    c_i(j) = (a_i cos jω_i − b_i sin jω_i) / √d_k,
+        a_i = q̄_2i κ̄_2i + q̄_2i+1 κ̄_2i+1,    b_i = q̄_2i+1 κ̄_2i − q̄_2i κ̄_2i+1.
+
+    (Read a pair as the complex number ``x_2i + i x_2i+1``: RoPE multiplies it by ``e^{ipω_i}``,
+    and the dot product of two pairs is ``Re(q̄_i conj(κ̄_i) e^{ijω_i})``, with
+    ``q̄_i conj(κ̄_i) = a_i + i b_i``.) It depends on ``j`` only, not on ``p``. The frequencies are
+    ``p_rope_frequencies(d_k, head.rope_proportion, base=head.base)``: for p-RoPE the unrotated
+    pairs have ``ω_i = 0`` and a term ``a_i/√d_k`` at every offset. Introduced in notebook 10
+    (used again in notebook 13).
+
+    Parameters
+    ----------
+    head : LookBackHead
+        Of variant ``"rope"`` (other variants add positions to their inputs: their mean score
+        is not this sum).
+    offsets : array_like of real numbers
+        The offsets ``j = p − q``, finite (``j > 0``: the key is ``j`` places back).
+
+    Returns
+    -------
+    np.ndarray
+        Shape ``offsets.shape + (d_k/2,)``: ``c[..., i]`` is pair ``i``'s term.
+    """
+    head = _check_head(head)
+    if head.variant != "rope":
+        raise ValueError(
+            f"head must be of variant 'rope' (offset_terms sums RoPE's pairs), got variant {head.variant!r}"
+        )
+    offsets = check_finite_array(offsets, "offsets")
+    mean_query = (head.embeddings @ head.W_q).mean(axis=0)
+    mean_key = (head.embeddings @ head.W_k).mean(axis=0)
+    a = mean_query[0::2] * mean_key[0::2] + mean_query[1::2] * mean_key[1::2]
+    b = mean_query[1::2] * mean_key[0::2] - mean_query[0::2] * mean_key[1::2]
+    d_k = head.W_q.shape[1]
+    angles = offsets[..., None] * p_rope_frequencies(d_k, head.rope_proportion, base=head.base)
+    return (a * np.cos(angles) - b * np.sin(angles)) / np.sqrt(d_k)
+
+
 def commuting_share(matrix: Any, *, layout: str = "interleaved") -> float:
     """Return ``‖C‖²_F / ‖M‖²_F``, ``C = commuting_part(M)``: the share of ``M`` commuting with every ``T_k``.
 
@@ -859,9 +1005,13 @@ def commuting_share(matrix: Any, *, layout: str = "interleaved") -> float:
 
 __all__ = [
     "NO_TARGET",
+    "SIZES",
+    "TEST_LENGTHS",
     "TIE_TOLERANCE",
+    "TRAINING",
     "VARIANTS",
     "LookBackHead",
+    "TaskSizes",
     "TrainingRun",
     "adam_update",
     "commuting_share",
@@ -876,5 +1026,9 @@ __all__ = [
     "look_back_predictions",
     "look_back_targets",
     "look_back_task",
+    "look_back_test_sets",
+    "offset_terms",
     "train_head",
+    "training_data",
+    "with_start_token",
 ]

@@ -106,6 +106,10 @@ def tiny_course(folder):
         md('## 7. Under the slide number\n\n<p style="position: fixed; left: 0; bottom: 0; margin: 0">'
            "Hidden by the number</p>", "slide"),
         note(),
+        # A paragraph in the system's serif, and a character the course's fonts have no glyph for.
+        md('## 8. System fonts\n\n<p style="font-family: serif">Set in the serif of the machine</p>\n\n'
+           "A character without a glyph: \u6f22.", "slide"),
+        note(),
     ]
     numbers = [
         md("# 03 — Numbers\n\n<style>.reveal .slide-number { display: none !important; }</style>\n\n"
@@ -141,7 +145,7 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
                                 search=("refuses", "01_good.html"))
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
-    assert report.slides == {"01_good": 4, "02_bad": 8, "03_numbers": 1}, report.summary()
+    assert report.slides == {"01_good": 4, "02_bad": 9, "03_numbers": 1}, report.summary()
     good = [p for p in report.problems if p.startswith(("01_good", "site/01_good"))]
     assert not good, "\n".join(good)
     bad = "\n".join(report.problems)
@@ -157,15 +161,21 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert found("02_bad deck", "network:", "https://example.invalid/x.png"), bad
     assert found("02_bad deck", "console:", "boom from the page"), bad
     assert found("02_bad slide 4/0", "image:", "without alt text"), bad
-    assert found("02_bad slide 6/0", "number:", 'shows "", expected "7/8"'), bad
+    assert found("02_bad slide 6/0", "number:", 'shows "", expected "7/9"'), bad
     assert found("02_bad slide 7/0", '"7. Under the slide number"', "clipped:", "Hidden by the number",
                  "under the slide number"), bad
+    assert found("02_bad slide 8/0", '"8. System fonts"', "font:", 'set in "serif"', "Set in the serif"), bad
+    assert found("02_bad slide 8/0", "font:", "drawn with the system font", "Set in the serif"), bad
+    assert found("02_bad slide 8/0", "font:", "Course Sans 400 normal has no glyph for \u6f22 (U+6F22)"), bad
+    fonts = [p for p in report.problems if p.startswith("02_bad") and "font:" in p]
+    assert all("slide 8/0" in p for p in fonts), bad  # the other slides use the course's fonts only
     assert found("03_numbers slide 0/0", "number:", 'shows "", expected "1/1"'), bad
     numbers = [p for p in report.problems if "number:" in p]
     assert len(numbers) == 2, bad  # no other slide's number is missing or wrong
     assert report.number_markup == {"01_good": "set aside", "02_bad": "in place", "03_numbers": "set aside"}
     assert report.clipped == {"01_good": 0, "02_bad": 3, "03_numbers": 0}, report.summary()
-    for kind in ("network:", "console:", "without alt text", "math:"):
+    for kind in ("network:", "console:", "without alt text", "math:", 'font: 1 text(s) set in "serif"',
+                 "U+6F22"):
         assert found("site/02_bad.html", kind), (kind, bad)
     assert found("site/02_bad.html", "explorer:", "did not change the chart"), bad
     assert report.explorers == {"01_good.html": 1, "02_bad.html": 1}, report.summary()
@@ -235,19 +245,17 @@ def test_the_cache_keeps_the_newest_entries(tmp_path, monkeypatch):
     assert [reloaded.get(page, "page") is not None for page in pages] == [True, False, False, True, True]
 
 
-def test_the_fingerprint_changes_with_what_a_result_depends_on(tmp_path, monkeypatch):
+def test_the_fingerprint_follows_what_a_result_depends_on_not_the_machine(tmp_path, monkeypatch):
     tools, npm = ROOT / "tools", ROOT / "tools" / "npm_packages"
     read = {tools / "check_slides.py", tools / "build_site.py", tools / "build_slides.py",
-            tools / "explorers_web.py", tools / "browser.py", npm / "check_browser.mjs",
-            npm / "explorers_check.mjs", npm / "chromium.mjs", npm / "package-lock.json",
-            npm / "node_modules" / ".package-lock.json", ROOT / "requirements.txt"}
+            tools / "explorers_web.py", tools / "course_fonts.py", tools / "browser.py",
+            npm / "check_browser.mjs", npm / "explorers_check.mjs", npm / "chromium.mjs",
+            npm / "package-lock.json", npm / "node_modules" / ".package-lock.json", ROOT / "requirements.txt"}
     assert read <= set(check_slides.CHECKER_FILES), read - set(check_slides.CHECKER_FILES)
     checker = tmp_path / "check_browser.mjs"
     checker.write_text("// version 1")
     monkeypatch.setattr(check_slides, "CHECKER_FILES", [checker, tmp_path / "not installed yet"])
     monkeypatch.setattr(check_slides.browser, "BROWSER_FOLDER", tmp_path / ".chromium")
-    for name in check_slides.FONT_ENVIRONMENT:
-        monkeypatch.delenv(name, raising=False)
     folder = tmp_path / "notebooks"
     (folder / ".ipynb_checkpoints").mkdir(parents=True)
     (folder / "01_a.ipynb").write_text("{}")
@@ -258,11 +266,16 @@ def test_the_fingerprint_changes_with_what_a_result_depends_on(tmp_path, monkeyp
     (folder / ".ipynb_checkpoints" / "01_a-checkpoint.ipynb").write_text("{}")
     (tmp_path / ".chromium" / "fonts").mkdir(parents=True)  # the browser unpacked by the first run
     (tmp_path / ".chromium" / "fonts" / "font.ttf").write_bytes(b"font")
+    # The machine's fonts decide nothing (a page that passes draws no text with them): a user's
+    # fonts, fontconfig's settings and the locale are not read.
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    (tmp_path / "home" / ".fonts").mkdir(parents=True)
+    (tmp_path / "home" / ".fonts" / "Another.ttf").write_bytes(b"font")
+    for name in ("LANG", "LC_ALL", "FONTCONFIG_FILE"):
+        monkeypatch.setenv(name, "ja_JP.UTF-8" if name.startswith("L") else str(tmp_path / "fonts.conf"))
     assert check_slides.fingerprint((1280, 720), folder) == first
     changed = []
-    assert check_slides.fingerprint((1024, 768), folder) != first
-    monkeypatch.setenv("LANG", "ja_JP.UTF-8")  # fontconfig's fallback fonts follow the language
-    changed.append(check_slides.fingerprint((1280, 720), folder))
+    changed.append(check_slides.fingerprint((1024, 768), folder))
     (folder / "figure.png").write_bytes(b"png 2")  # a file the pages copy
     changed.append(check_slides.fingerprint((1280, 720), folder))
     (folder / ".hidden.css").write_text("p {}")  # copied like any other

@@ -1,4 +1,4 @@
-"""The fast (rotation) table builder against the direct formula and an exact reference.
+"""sinusoidal_pe_fast (the rotation builder) against sinusoidal_pe (the formula) and an exact reference.
 
 No wall-clock assertions here: speed is measured by ``make bench``. Memory is
 checked with tracemalloc, which counts bytes, not time.
@@ -49,13 +49,13 @@ def max_error(table, positions, omega):
 
 
 def tolerance(largest_position, dtype=np.float64):
-    """Bound on |rotation − direct|: each is within half an ulp of the largest angle
+    """Bound on |fast − formula|: each is within half an ulp of the largest angle
     ``|p|·ω_0 = |p|`` plus a few float64 roundings of numbers ≤ 1, plus one rounding to ``dtype``."""
     dtype_eps = float(np.finfo(dtype).eps) if np.finfo(dtype).bits < 64 else 0.0
     return 2 * EPS * max(abs(largest_position), 1.0) + 8 * EPS + dtype_eps
 
 
-# ---------------------------------------------------------------- rotation == direct
+# ---------------------------------------------------------------- fast == formula
 
 
 @given(
@@ -65,9 +65,9 @@ def tolerance(largest_position, dtype=np.float64):
     layout=layouts,
     dtype=st.sampled_from(DTYPES),
 )
-def test_rotation_matches_direct(n, d, base, layout, dtype):
-    fast = pu.sinusoidal_pe(n, d, base=base, layout=layout, dtype=dtype, method="rotation")
-    slow = pu.sinusoidal_pe(n, d, base=base, layout=layout, dtype=dtype, method="direct")
+def test_fast_matches_formula(n, d, base, layout, dtype):
+    fast = pu.sinusoidal_pe_fast(n, d, base=base, layout=layout, dtype=dtype)
+    slow = pu.sinusoidal_pe(n, d, base=base, layout=layout, dtype=dtype)
     assert fast.shape == slow.shape == (n, d)
     assert fast.dtype == slow.dtype == np.dtype(dtype)
     np.testing.assert_allclose(
@@ -75,18 +75,19 @@ def test_rotation_matches_direct(n, d, base, layout, dtype):
     )
 
 
-@given(n=st.integers(min_value=0, max_value=3000), d=d_models, layout=layouts)
-def test_auto_matches_direct(n, d, layout):
-    auto = pu.sinusoidal_pe(n, d, layout=layout)
-    direct = pu.sinusoidal_pe(n, d, layout=layout, method="direct")
-    np.testing.assert_allclose(auto, direct, rtol=0, atol=tolerance(n))
+def test_formula_is_encode_positions_on_the_rows():
+    # sinusoidal_pe and encode_positions evaluate the same products p·ω_i: bit for bit
+    for layout in ("interleaved", "concatenated"):
+        np.testing.assert_array_equal(
+            pu.sinusoidal_pe(777, 48, layout=layout), pu.encode_positions(np.arange(777), 48, layout=layout)
+        )
 
 
 @pytest.mark.parametrize("n", [0, 1, 2, 3, 15, 16, 17, 63, 64, 65, 255, 256, 257, 1000, 4099])
 @pytest.mark.parametrize("d", [2, 4, 6, 130])
-def test_rotation_edge_shapes_against_math_module(n, d):
+def test_fast_edge_shapes_against_math_module(n, d):
     # Sizes around perfect squares (the block is ⌊√n⌋) and a partial last block.
-    table = pu.sinusoidal_pe(n, d, base=100.0, method="rotation")
+    table = pu.sinusoidal_pe_fast(n, d, base=100.0)
     omega = [100.0 ** (-2 * i / d) for i in range(d // 2)]
     for p in sorted({0, n // 2, n - 1}) if n else []:
         expected = [f(p * w) for w in omega for f in (math.sin, math.cos)]
@@ -94,9 +95,9 @@ def test_rotation_edge_shapes_against_math_module(n, d):
 
 
 @given(n=st.integers(min_value=0, max_value=2000), d=d_models, base=bases)
-def test_rotation_layouts_are_one_permutation(n, d, base):
-    interleaved = pu.sinusoidal_pe(n, d, base=base, method="rotation")
-    concatenated = pu.sinusoidal_pe(n, d, base=base, layout="concatenated", method="rotation")
+def test_fast_layouts_are_one_permutation(n, d, base):
+    interleaved = pu.sinusoidal_pe_fast(n, d, base=base)
+    concatenated = pu.sinusoidal_pe_fast(n, d, base=base, layout="concatenated")
     np.testing.assert_allclose(
         concatenated, interleaved[:, pu.layout_permutation(d)], rtol=0, atol=4 * EPS
     )
@@ -104,73 +105,12 @@ def test_rotation_layouts_are_one_permutation(n, d, base):
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.longdouble])
 @pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
-def test_rotation_rounds_once_to_dtype(dtype, layout):
+def test_fast_rounds_once_to_dtype(dtype, layout):
     # Products are formed in float64 and rounded once: exactly the float64 table, cast.
-    table64 = pu.sinusoidal_pe(3000, 40, layout=layout, method="rotation")
-    table = pu.sinusoidal_pe(3000, 40, layout=layout, dtype=dtype, method="rotation")
+    table64 = pu.sinusoidal_pe_fast(3000, 40, layout=layout)
+    table = pu.sinusoidal_pe_fast(3000, 40, layout=layout, dtype=dtype)
     assert table.dtype == dtype
     np.testing.assert_array_equal(table, table64.astype(dtype))
-
-
-# ---------------------------------------------------------------- encode_positions on ranges
-
-
-def general_path(positions, d, **kwargs):
-    """encode_positions on the same values, made non-contiguous by one extra trailing entry."""
-    flat = np.asarray(positions).reshape(-1)
-    padded = np.concatenate([flat, flat[:1] - 7])
-    out = pu.encode_positions(padded, d, **kwargs)[:-1]
-    return out.reshape(np.shape(positions) + (d,))
-
-
-@given(
-    start=st.integers(min_value=-(10**6), max_value=10**6),
-    n=st.integers(min_value=0, max_value=2500),
-    d=d_models,
-    layout=layouts,
-    dtype=st.sampled_from([np.float32, np.float64]),
-    as_float=st.booleans(),
-)
-def test_contiguous_positions_match_general_path(start, n, d, layout, dtype, as_float):
-    positions = np.arange(start, start + n, dtype=np.float64 if as_float else np.int64)
-    kwargs = {"layout": layout, "dtype": dtype}
-    fast = pu.encode_positions(positions, d, **kwargs)
-    slow = general_path(positions, d, **kwargs)
-    assert fast.shape == slow.shape == (n, d) and fast.dtype == np.dtype(dtype)
-    largest = abs(start) + n
-    np.testing.assert_allclose(fast, slow, rtol=0, atol=tolerance(largest, dtype))
-
-
-def test_contiguous_positions_in_any_shape():
-    grid = np.arange(500, 500 + 64 * 300).reshape(64, 300)
-    out = pu.encode_positions(grid, 64)
-    assert out.shape == (64, 300, 64)
-    np.testing.assert_allclose(out, general_path(grid, 64), rtol=0, atol=tolerance(grid.max()))
-    np.testing.assert_allclose(
-        out.reshape(-1, 64)[:100], pu.sinusoidal_pe(600, 64)[500:], rtol=0, atol=tolerance(600)
-    )
-
-
-@pytest.mark.parametrize(
-    "positions",
-    [
-        np.arange(2000) + 0.5,  # steps of 1 from a fractional start
-        np.arange(2000)[::-1],  # descending
-        np.r_[np.arange(1000), np.arange(1001, 2001)],  # one gap, same ends
-        np.arange(0, 4000, 2),  # steps of 2
-        2.0**53 + np.arange(2000.0),  # too large to be exact in float64
-        np.r_[np.arange(999), 998, np.arange(1000, 2000)],  # a repeat
-    ],
-    ids=["fractional", "descending", "gap", "step2", "beyond-2^53", "repeat"],
-)
-def test_near_ranges_are_still_right(positions):
-    # Whatever path is taken, every row is sin/cos of its own position.
-    d = 16
-    omega = pu.frequencies(d)
-    out = pu.encode_positions(positions, d)
-    angles = np.multiply.outer(np.asarray(positions, dtype=np.float64), omega)
-    np.testing.assert_allclose(out[:, 0::2], np.sin(angles), rtol=0, atol=tolerance(np.max(positions)))
-    np.testing.assert_allclose(out[:, 1::2], np.cos(angles), rtol=0, atol=tolerance(np.max(positions)))
 
 
 # ---------------------------------------------------------------- accuracy
@@ -181,22 +121,13 @@ def test_near_ranges_are_still_right(positions):
     [(1, 2, 1e4), (2, 8, 1e4), (17, 64, 1e4), (1000, 64, 1e4), (4096, 1024, 1e4),
      (2**17, 16, 1e4), (2**17, 4, 2.0), (50_000, 128, 500.0)],
 )
-def test_rotation_error_within_twice_direct(n, d, base):
+def test_fast_error_within_twice_the_formula(n, d, base):
     omega = pu.frequencies(d, base)
     positions = np.arange(n, dtype=np.float64)
-    direct = max_error(pu.sinusoidal_pe(n, d, base=base, method="direct"), positions, omega)
-    rotation = max_error(pu.sinusoidal_pe(n, d, base=base, method="rotation"), positions, omega)
+    formula = max_error(pu.sinusoidal_pe(n, d, base=base), positions, omega)
+    fast = max_error(pu.sinusoidal_pe_fast(n, d, base=base), positions, omega)
     # 4 eps of slack for the reference's own rounding, which matters only at tiny n.
-    assert rotation <= 2 * direct + 4 * EPS, (rotation, direct)
-
-
-def test_encode_positions_range_error_within_twice_direct():
-    start, n, d = 10**6, 4096, 32
-    positions = np.arange(start, start + n, dtype=np.float64)
-    omega = pu.frequencies(d)
-    fast = max_error(pu.encode_positions(positions, d), positions, omega)
-    direct = max_error(general_path(positions, d), positions, omega)
-    assert fast <= 2 * direct + 4 * EPS, (fast, direct)
+    assert fast <= 2 * formula + 4 * EPS, (fast, formula)
 
 
 @pytest.mark.skipif(
@@ -218,11 +149,11 @@ def test_reference_agrees_with_long_double():
 
 @pytest.mark.parametrize("layout", ["interleaved", "concatenated"])
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_rotation_peak_memory_close_to_table(layout, dtype):
-    pu.sinusoidal_pe(8192, 256, layout=layout, dtype=dtype, method="rotation")  # warm-up
+def test_fast_peak_memory_close_to_table(layout, dtype):
+    pu.sinusoidal_pe_fast(8192, 256, layout=layout, dtype=dtype)  # warm-up
     tracemalloc.start()
     try:
-        table = pu.sinusoidal_pe(8192, 256, layout=layout, dtype=dtype, method="rotation")
+        table = pu.sinusoidal_pe_fast(8192, 256, layout=layout, dtype=dtype)
         peak = tracemalloc.get_traced_memory()[1]
     finally:
         tracemalloc.stop()

@@ -171,6 +171,22 @@ def test_pe_row_reports_an_exception():
     assert "RuntimeError: boom" in result.message
 
 
+def test_pe_row_explains_integer_powers_and_numpy_functions():
+    def integer_power(p, d):  # 10000 ** (negative int array): NumPy raises ValueError
+        i = np.arange(d // 2)
+        omega = 10000 ** (-2 * i // d)
+        row = np.empty(d)
+        row[0::2], row[1::2] = np.sin(p * omega), np.cos(p * omega)
+        return row
+
+    result = nb03.pe_row.check(integer_power)
+    assert not result
+    assert "float, 10000.0" in result.message
+    result = nb03.pe_row.check(np.sin)
+    assert not result
+    assert "np.sin itself" in result.message and "answer = pe_row" in result.message
+
+
 # --- cos_column_concatenated -----------------------------------------------------
 
 
@@ -183,7 +199,13 @@ def test_cos_column_accepts_reference():
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
-    [(7, "interleaved layout"), (3, "holds sin"), (10, "Off by one"), (12, "Off by one")],
+    [
+        (7, "interleaved layout"),
+        (3, "holds sin"),
+        (8, "cosine of pair 0"),
+        (10, "Off by one"),
+        (12, "Off by one"),
+    ],
 )
 def test_cos_column_explains_mistakes(answer, phrase):
     result = nb03.cos_column_concatenated.check(answer)
@@ -253,6 +275,11 @@ def test_position_from_row_accepts_the_position_found_by_search():
     [
         (20 - 6 * math.pi, "pair 0's angle"),  # arctan2 of pair 0: 20 rad less three turns
         (1.1504, "pair 0's angle"),
+        (1.1502, "pair 0's angle"),  # a learner's rounding of 20 − 6π
+        (20 - 4 * math.pi, "plus 1 whole turn"),  # pair 0's angle plus 2π
+        (7.43, "plus 1 whole turn"),
+        (20 - 2 * math.pi, "plus 2 whole turns"),
+        (13.72, "plus 2 whole turns"),
         (math.asin(0.9093) / 0.1, "arcsin alone"),  # pair 1's angle is past a quarter turn
         (11.42, "arcsin alone"),
         (2.0, "angle of pair 1"),
@@ -278,12 +305,15 @@ def test_position_from_row_refuses_other_positions(answer):
 def test_which_slip_is_degrees_by_the_periods():
     # independently: pair 0 of the degrees slip is sin(p·π/180), period 360; of the right table
     # and of slip (a) it is sin(p), which does not repeat after 360 rows
+    assert "[0.0175, 0.9998, …]" in nb03.which_slip.question  # sin 1°, cos 1°
+    assert "360" not in nb03.which_slip.question and "degree" not in nb03.which_slip.question[:150]
     p = np.arange(800)
     degrees_pair0 = np.sin(p * math.pi / 180)
     np.testing.assert_allclose(degrees_pair0[360:], degrees_pair0[:-360], atol=1e-12)
     assert not np.allclose(np.sin(p[360:] * 1.0), np.sin(p[:-360] * 1.0), atol=0.1)
     assert nb03.which_slip.check("degrees")
     assert nb03.which_slip.check(" Degrees. ")
+    assert nb03.which_slip.check("degree")
 
 
 @pytest.mark.parametrize(

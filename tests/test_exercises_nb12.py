@@ -51,6 +51,9 @@ def test_mae_emb_h_value_and_mistakes():
     assert "sines first" in nb12.mae_emb_h.check(math.sin(2.0)).message
     assert "interleaved" in nb12.mae_emb_h.check(math.sin(0.02)).message
     assert "4 decimals" in nb12.mae_emb_h.check(-0.416).message
+    # the sign dropped: cos(2) = −0.41615 < 0, as 2 > π/2
+    assert "wrong sign" in nb12.mae_emb_h.check(0.4161).message
+    assert "wrong sign" in nb12.mae_emb_h.check(abs(math.cos(2.0))).message
 
 
 def test_mrope_axis_and_mistakes():

@@ -127,3 +127,57 @@ def test_bad_inputs_name_the_argument():
         encode_with_angle_dtype([np.nan], 4, angle_dtype=np.float32)
     with pytest.raises(ValueError, match="d_model"):
         encode_with_angle_dtype([1.0], 5, angle_dtype=np.float32)
+
+
+# ---------------------------------------------------------------- float32_angle_error
+
+
+def test_float32_angle_error_hand_values():
+    from fractions import Fraction
+
+    # p = 2^24 + 1 is halfway between the float32 numbers 2^24 and 2^24 + 2: ties to even, 2^24.
+    # With ω = 1 the float32 angle is 2^24, one radian short.
+    assert pu.float32_angle_error([2.0**24 + 1], [1.0]).tolist() == [1.0]
+    # p = 3, ω = 0.1: float32(0.1) = 13421773·2^-27 (0.1·2^27 = 13421772.8). 3 times it is
+    # 40265319·2^-27; float32 numbers in [0.25, 0.5) are 2^-25 = 4·2^-27 apart, and
+    # 40265319 / 4 = 10066329.75 rounds to 10066330. The float64 angle is 3 * 0.1.
+    expected = float(Fraction(10066330, 2**25) - Fraction(3 * 0.1))  # exact: the two are close
+    assert pu.float32_angle_error([3.0], [0.1]).tolist() == [expected]
+    assert 1.19e-8 < expected < 1.20e-8
+
+
+def test_float32_angle_error_with_given_float32_frequencies():
+    from fractions import Fraction
+
+    # omega32 one float32 step above float32(0.1): 13421774·2^-27. At p = 1 the float32 angle
+    # is omega32 itself.
+    omega32 = np.float32(13421774 * 2.0**-27)
+    expected = float(Fraction(13421774, 2**27) - Fraction(0.1))
+    assert pu.float32_angle_error([1.0], [0.1], [omega32]).tolist() == [expected]
+    # omega32 = omega rounded once is the default
+    assert pu.float32_angle_error([1.0], [0.1], [np.float32(0.1)]).tolist() == (
+        pu.float32_angle_error([1.0], [0.1]).tolist()
+    )
+
+
+def test_float32_angle_error_is_the_largest_over_pairs_and_keeps_the_shape():
+    # p = 3: pair 0 (ω = 1) is exact, pair 1 (ω = 0.1) errs by about 1.2e-8 (above).
+    # p = 2^24 + 1: pair 0 errs by 1; pair 1 by less.
+    out = pu.float32_angle_error([[3.0], [2.0**24 + 1]], [1.0, 0.1])
+    assert out.shape == (2, 1)
+    assert out[0, 0] == pu.float32_angle_error([3.0], [0.1])[0] and out[1, 0] == 1.0
+    # integers below 2^24 times powers of two: every float32 angle is exact
+    assert not np.any(pu.float32_angle_error(np.arange(1000.0), [1.0, 0.5, 2.0**-10]))
+
+
+@given(
+    positions=st.lists(st.one_of(st.just(0.0), st.floats(1e-3, 1e6)), min_size=1, max_size=20),
+    omega=st.lists(st.floats(1e-6, 1.0), min_size=1, max_size=8),
+)
+def test_float32_angle_error_within_three_float32_roundings(positions, omega):
+    # Products p·ω ≥ 1e-9 stay far above float32's subnormals. fl32(p), fl32(ω) and their
+    # float32 product each err by at most 2^-24 relative, so the angle errs by at most about
+    # 3·2^-24·p·ω (the float64 angle adds ~1e-16 of it).
+    p, w = np.array(positions), np.array(omega)
+    bound = 3.001 * 2.0**-24 * np.max(np.outer(p, w), axis=1)
+    assert np.all(pu.float32_angle_error(p, w) <= bound)

@@ -100,6 +100,11 @@ def assert_offline(folder):
         script = page.parent / mathjax[0]
         assert script.is_file(), f"{page.name}: {mathjax[0]} does not exist"
         assert (script.parent / "output/chtml/fonts/woff-v2/MathJax_Main-Regular.woff").is_file()
+        # The fonts the page ships (tools/course_fonts.py), next to it: text measures the same everywhere.
+        styles = "".join(parser.styles)
+        assert '@font-face { font-family: "Course Sans"' in styles, f"{page.name} does not ship its fonts"
+        for url in re.findall(r"""url\(["']?([^"')]+)["']?\)""", styles):
+            assert url.startswith("data:") or (page.parent / url).is_file(), (page.name, url)
         config = [s for s in parser.inline_scripts if "window.MathJax" in s]
         assert config and "['$', '$']" in config[0], f"{page.name}: MathJax 3 is not told about $...$"
         assert "MathJax.Hub" not in "".join(parser.inline_scripts), f"{page.name} uses MathJax 2's API"

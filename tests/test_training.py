@@ -15,6 +15,9 @@ from hypothesis import strategies as st
 from pe_utils import rope, shift_matrix, sinusoidal_pe
 from pe_utils.training import (
     NO_TARGET,
+    SIZES,
+    TEST_LENGTHS,
+    TRAINING,
     VARIANTS,
     LookBackHead,
     adam_update,
@@ -29,7 +32,11 @@ from pe_utils.training import (
     look_back_predictions,
     look_back_targets,
     look_back_task,
+    look_back_test_sets,
+    offset_terms,
     train_head,
+    training_data,
+    with_start_token,
 )
 
 # --- the task -----------------------------------------------------------------
@@ -620,3 +627,131 @@ def test_p_rope_training_is_reproducible_and_learns_the_task():
 def test_rope_proportion_bad_input(call, error, phrase):
     with pytest.raises(error, match=phrase):
         call()
+
+
+# --- notebook 10's recipe (used again by notebook 13 and tools/sweep_13.py) ----------------------
+
+
+def test_recipe_is_the_one_notebook_10_states():
+    # §1 and §4 of notebook 10: V = 8, d = 16, n = 16, k = 2; 100 Adam steps at η = 0.05
+    assert tuple(SIZES) == (8, 16, 16, 2) and SIZES.offset == 2 and SIZES.vocab_size == 8
+    assert TRAINING == {"steps": 100, "learning_rate": 0.05}
+    assert TEST_LENGTHS == (16, 32, 64)
+
+
+@pytest.mark.parametrize("seed", [0, 4, 17])
+def test_training_data_is_64_sequences_drawn_with_seed_100_plus_s(seed):
+    tokens, targets = training_data(seed)
+    by_numpy = np.random.default_rng(100 + seed).integers(0, 8, size=(64, 16))   # uniform over V = 8
+    np.testing.assert_array_equal(tokens, by_numpy)
+    np.testing.assert_array_equal(targets[:, 2:], by_numpy[:, :-2])           # k = 2 back
+    assert np.all(targets[:, :2] == NO_TARGET)
+
+
+def test_test_sets_are_2048_positions_per_length_from_seeds_11_12_14():
+    sets = look_back_test_sets()
+    assert list(sets) == [16, 32, 64]
+    for (m, (tokens, targets)), seed, count in zip(sets.items(), (11, 12, 14), (128, 64, 32), strict=True):
+        np.testing.assert_array_equal(tokens, np.random.default_rng(seed).integers(0, 8, size=(count, m)))
+        np.testing.assert_array_equal(targets[:, 2:], tokens[:, :-2])
+        assert tokens.size == 2048
+
+
+def test_with_start_token_by_hand():
+    tokens = np.array([[1, 2, 3, 4, 5], [0, 0, 7, 1, 6]])
+    before = tokens.copy()
+    marked, targets = with_start_token(tokens, start=9, offset=2)
+    np.testing.assert_array_equal(marked, [[9, 2, 3, 4, 5], [9, 0, 7, 1, 6]])
+    np.testing.assert_array_equal(targets, [[-1, -1, -1, 2, 3], [-1, -1, -1, 0, 7]])   # never <s>
+    np.testing.assert_array_equal(tokens, before)                                      # not changed
+    default, _ = with_start_token(tokens)            # notebook 10's sizes: <s> is token 8, k = 2
+    assert np.all(default[:, 0] == 8)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "error", "phrase"),
+    [
+        ({"tokens": np.zeros((1, 3), dtype=int), "offset": 2}, ValueError, "offset"),
+        ({"tokens": np.zeros((1, 5), dtype=int), "offset": 0}, ValueError, "offset"),
+        ({"tokens": np.zeros((1, 5), dtype=int), "start": -1}, ValueError, "start"),
+        ({"tokens": np.zeros((1, 5), dtype=int), "start": 1.5}, TypeError, "start"),
+        ({"tokens": np.zeros((1, 5))}, TypeError, "tokens"),
+        ({"tokens": np.zeros(5, dtype=int)}, ValueError, "tokens"),
+    ],
+)
+def test_with_start_token_bad_input(kwargs, error, phrase):
+    with pytest.raises(error, match=phrase):
+        with_start_token(**kwargs)
+
+
+@pytest.mark.parametrize("seed", [-1, 1.5, True])
+def test_training_data_bad_seed(seed):
+    with pytest.raises((TypeError, ValueError), match="seed"):
+        training_data(seed)
+
+
+# --- offset_terms: the mean-token score of a RoPE head, pair by pair ------------------------------
+
+
+def _two_d_head(W_k):
+    """d = d_k = 2, one pair with ω_0 = 1; every token's embedding is (1, 0), W_q = I: q̄ = (1, 0)."""
+    return LookBackHead("rope", np.array([[1.0, 0.0], [1.0, 0.0]]), np.eye(2), np.asarray(W_k, float))
+
+
+def test_offset_terms_of_one_pair_by_hand():
+    j = np.array([0.0, 1.0, 2.0, -3.0])
+    # κ̄ = q̄ = (1, 0): both unit vectors turned by RoPE, the key j steps less: cos(j ω_0) / √2
+    np.testing.assert_allclose(offset_terms(_two_d_head(np.eye(2)), j)[:, 0], np.cos(j) / np.sqrt(2),
+                               atol=1e-15)
+    # κ̄ = (0, 1), a quarter turn from q̄: ±sin j / √2, its sign the direction rope() turns
+    quarter = offset_terms(_two_d_head([[0.0, 1.0], [-1.0, 0.0]]), j)[:, 0]
+    by_rope = [rope(np.array([1.0, 0.0]), 5.0) @ rope(np.array([0.0, 1.0]), 5.0 - offset) for offset in j]
+    np.testing.assert_allclose(quarter, np.array(by_rope) / np.sqrt(2), atol=1e-15)
+    np.testing.assert_allclose(np.abs(quarter), np.abs(np.sin(j)) / np.sqrt(2), atol=1e-15)
+
+
+def test_offset_terms_mean_over_tokens_is_the_mean_embedding():
+    # tokens (2, 0) and (0, 0): the mean embedding is (1, 0), the terms those of the head above
+    head = LookBackHead("rope", np.array([[2.0, 0.0], [0.0, 0.0]]), np.eye(2), np.eye(2))
+    np.testing.assert_allclose(offset_terms(head, [0, 1, 2])[:, 0], np.cos([0, 1, 2]) / np.sqrt(2),
+                               atol=1e-15)
+
+
+@settings(max_examples=15, deadline=None)
+@given(seed=st.integers(0, 10_000), proportion=st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+       base=st.sampled_from([100.0, 10000.0]), offset=st.integers(1, 9))
+def test_offset_terms_sum_to_the_heads_own_scores_averaged_over_token_pairs(seed, proportion, base, offset):
+    V, n = 3, 12
+    head = init_head("rope", V, 6, d_k=8, seed=seed, base=base, rope_proportion=proportion)
+    pairs = np.array([(u, v) for u in range(V) for v in range(V)])     # every (query, key) token pair
+    tokens = np.zeros((V * V, n), dtype=int)
+    tokens[:, n - 1], tokens[:, n - 1 - offset] = pairs[:, 0], pairs[:, 1]
+    mean = head_scores(head, tokens)[:, n - 1, n - 1 - offset].mean()
+    assert offset_terms(head, offset).sum() == pytest.approx(mean, rel=1e-10, abs=1e-12)
+    # offset 0 (query and key tokens still independent): the unrotated mean score q̄·κ̄/√d_k
+    rows = head.embeddings
+    at_zero = np.mean([(rows[u] @ head.W_q) @ (rows[v] @ head.W_k) for u, v in pairs]) / np.sqrt(8)
+    assert offset_terms(head, 0).sum() == pytest.approx(at_zero, rel=1e-10, abs=1e-12)
+
+
+def test_offset_terms_of_unrotated_pairs_do_not_change_with_the_offset():
+    head = init_head("rope", 5, 8, seed=2, rope_proportion=0.5)       # pairs 2 and 3 unrotated
+    terms = offset_terms(head, np.arange(20))
+    np.testing.assert_allclose(terms[:, 2:], np.broadcast_to(terms[0, 2:], (20, 2)), rtol=0, atol=1e-15)
+    assert np.ptp(terms[:, 0]) > 1e-3                                   # pair 0 turns
+    assert offset_terms(head, np.zeros((3, 2))).shape == (3, 2, 4)     # offsets' shape, then the pairs
+
+
+@pytest.mark.parametrize(
+    ("head", "offsets", "error", "phrase"),
+    [
+        ("not a head", [1], TypeError, "head must be a LookBackHead"),
+        (init_head("sinusoidal", 3, 4), [1], ValueError, "variant 'rope'"),
+        (init_head("none", 3, 4), [1], ValueError, "variant 'rope'"),
+        (init_head("rope", 3, 4), [1.0, np.nan], ValueError, "offsets"),
+        (init_head("rope", 3, 4), ["one"], TypeError, "offsets"),
+    ],
+)
+def test_offset_terms_bad_input(head, offsets, error, phrase):
+    with pytest.raises(error, match=phrase):
+        offset_terms(head, offsets)

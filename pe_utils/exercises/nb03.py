@@ -15,7 +15,8 @@ import math
 
 import numpy as np
 
-from . import Exercise, FunctionExercise
+from . import CheckResult, Exercise, FunctionExercise
+from ._answers import read_real
 
 BASE = 10000.0
 
@@ -132,7 +133,30 @@ def _concatenated_row(p: float, d: int) -> np.ndarray:
 
 ROW_CASES = ((0, 8), (1, 8), (3, 8), (17, 16), (250, 6), (1000, 32))
 
-pe_row = FunctionExercise(
+_INTEGER_POWER = (
+    " NumPy refuses a whole-number base raised to negative whole-number powers (it would need "
+    "fractions): write the base as a float, 10000.0, and divide with /, not //, so that the "
+    "exponent −2i/d is a fraction too."
+)
+
+
+class _RowExercise(FunctionExercise):
+    """``pe_row``: NumPy's own functions and integer powers get a message of their own."""
+
+    def _check(self, answer: object) -> CheckResult:
+        if isinstance(answer, np.ufunc):
+            return CheckResult(
+                False,
+                f"That is NumPy's np.{answer.__name__} itself, not a function of (p, d). Write "
+                "def pe_row(p, d): … return row in the cell, then give it: answer = pe_row.",
+            )
+        result = super()._check(answer)
+        if "Integers to negative integer powers" in result.message:
+            return CheckResult(False, result.message + _INTEGER_POWER)
+        return result
+
+
+pe_row = _RowExercise(
     question=(
         "Write pe_row(p, d) that returns PE(p) as a length-d array (base 10000, interleaved): "
         "entry 2i is sin(p ω_i), entry 2i+1 is cos(p ω_i), ω_i = 10000^(−2i/d)."
@@ -227,6 +251,11 @@ cos_column_concatenated = Exercise(
             "That column holds sin(p ω_i). The cosines come after all d/2 sines.",
         ),
         (
+            COLUMN_D // 2,
+            "Column d/2 holds the cosine of pair 0, the first cosine after the d/2 sines. "
+            "Pair i's cosine sits i columns further on.",
+        ),
+        (
             COLUMN_D // 2 + COLUMN_PAIR - 1,
             "Off by one: the cosine of pair 0 is at column d/2, so pair i is at d/2 + i.",
         ),
@@ -258,7 +287,30 @@ _ONE_TURN_OF_PAIR_0 = (
     "p·ω_i has not yet made a full turn, and divide by its ω_i."
 )
 
-position_from_row = Exercise(
+_WHOLE_TURNS = (
+    "That is pair 0's angle plus {k} whole turn{s}. Pair 0 turns once every 2π ≈ 6.28 "
+    "positions, so it cannot tell p from p ± 6.28, p ± 12.57, …: it cannot count its turns. "
+    "Read a slower pair, whose angle p·ω_i has not yet made a full turn, and divide by its ω_i."
+)
+
+
+class _PositionExercise(Exercise):
+    """``position_from_row``: a number near p − 2πm (m = 1, 2, 3), however rounded, is pair 0's."""
+
+    def _check(self, answer: object) -> CheckResult:
+        result = super()._check(answer)
+        if result or result.message.startswith("Not quite. ") or isinstance(answer, bool):
+            return result
+        read = read_real(answer, 16)
+        if isinstance(read, np.ndarray) and read.size == 1 and np.isfinite(read).all():
+            for m in (1, 2, 3):
+                if abs(float(read.ravel()[0]) - (ROW_P - 2 * math.pi * m)) < 0.01:
+                    text = _ONE_TURN_OF_PAIR_0 if m == 3 else _WHOLE_TURNS.format(k=3 - m, s="s" * (m < 2))
+                    return CheckResult(False, f"Not quite. {text}")
+        return result
+
+
+position_from_row = _PositionExercise(
     question=(
         f"For d = {ROW_D} (ω_i = 1, 0.1, 0.01, 0.001), one row of the table reads, to "
         f"{ROW_DECIMALS} decimals, {ROW_TEXT}. Which position p is it? Give a whole number."
@@ -279,6 +331,9 @@ position_from_row = Exercise(
         (_angle_of_pair(0), _ONE_TURN_OF_PAIR_0),
         (float(np.arcsin(ROW_SHOWN[0])), _ONE_TURN_OF_PAIR_0),
         (ROW_P - 6 * math.pi, _ONE_TURN_OF_PAIR_0),  # the same, from the exact angle 20
+        *(  # pair 0's angle plus one or two turns: 7.43 and 13.72
+            (ROW_P - 2 * math.pi * m, _WHOLE_TURNS.format(k=3 - m, s="s" * (m < 2))) for m in (1, 2)
+        ),
         (
             float(np.arcsin(ROW_SHOWN[2]) / ROW_OMEGA[1]),
             "arcsin alone cannot tell the angle x from π − x. Pair 1's cosine is negative, so its "
@@ -303,45 +358,51 @@ position_from_row = Exercise(
 # --- 5. find the slip ---------------------------------------------------------
 
 SLIPS = ("degrees", "exponent", "per column", "from one", "concatenated")
+SLIP_ROW_1 = (math.sin(math.pi / 180), math.cos(math.pi / 180))  # the slip's pair 0 at p = 1
+
 
 which_slip = Exercise(
     question=(
         "A colleague's table for d = 64 has row 0 = [0, 1, 0, 1, …] and ‖PE(p)‖² = 32 in every "
-        "row, but its pair 0 (columns 0 and 1) repeats every 360 rows. Which slip made it: "
-        "'degrees', 'exponent' (−i/d with the pair index), 'per column' (−j/d with the dimension "
-        "index), 'from one' (positions counted from 1) or 'concatenated' (all sines first)?"
+        f"row, but its row 1 starts [{SLIP_ROW_1[0]:.4f}, {SLIP_ROW_1[1]:.4f}, …] where the right "
+        "table has [0.8415, 0.5403, …]. Which slip made it: 'degrees', 'exponent' (−i/d with the "
+        "pair index), 'per column' (−j/d with the dimension index), 'from one' (positions counted "
+        "from 1) or 'concatenated' (all sines first)?"
     ),
     expected="degrees",
+    aliases={"degree": "degrees"},
     hint=(
-        "Pair 0 of the right table has ω_0 = 1 and repeats every 2π ≈ 6.28 positions. Which slip "
-        "changes pair 0's period? And 360 is a number you know from angles."
+        "Pair 0 of the right table turns ω_0 = 1 radian per position. By what angle has the "
+        "colleague's pair 0 turned at row 1 (np.arctan2 of its first two numbers)? Which slip "
+        "changes pair 0's speed, and where have you met that angle before?"
     ),
     solution=(
         "answer = 'degrees'\n"
-        "# sin(p·ω_0·π/180) with ω_0 = 1 repeats every 360 positions; the other slips leave\n"
-        "# pair 0 at one radian per position, or change row 0 or the norms."
+        "# row 1's pair 0 is at angle 0.01745 = π/180 radians: one degree, not one radian.\n"
+        "# sin(p·ω_0·π/180) repeats every 360 positions; the other slips leave pair 0 at one\n"
+        "# radian per position, or change row 0 or the norms."
     ),
     mistakes=[
         (
             "exponent",
             "Slip (a), −i/d with the pair index, changes the slower pairs only: pair 0 keeps "
-            "ω_0 = 1 and still repeats every 2π ≈ 6.28 positions.",
+            "ω_0 = 1 and turns one radian per position, so row 1 would start [0.8415, 0.5403].",
         ),
         (
             "per column",
             "One frequency per column gives each cosine its own frequency, so pairs leave their "
-            "circles and ‖PE(p)‖² changes from row to row instead of staying 32. Pair 0 would "
-            "still turn about one radian per position.",
+            "circles and ‖PE(p)‖² changes from row to row instead of staying 32. Pair 0's sine "
+            "would still be sin 1 = 0.8415 at row 1.",
         ),
         (
             "from one",
             "Counting from 1 makes row 0 PE(1) = [sin 1, cos 1, …], not [0, 1, 0, 1, …]; and "
-            "pair 0 would still repeat every 2π ≈ 6.28 rows.",
+            "pair 0 would still turn one radian per row.",
         ),
         (
             "concatenated",
             "All sines first makes row 0 [0, …, 0, 1, …, 1], not [0, 1, 0, 1, …]; and a column "
-            "order changes no period.",
+            "order changes no angle.",
         ),
     ],
     choices=SLIPS,

@@ -13,9 +13,8 @@
 from __future__ import annotations
 
 import math
-from typing import Any
 
-from . import PLACEHOLDER, CheckResult, Exercise
+from . import Exercise
 
 # --- 1. the norm of PE(p) ------------------------------------------------------
 
@@ -150,22 +149,7 @@ ENCODING_SYNONYMS = ("encoding", "the encodings", "the encoding", "pe", "pe(p)",
                      "encodings")
 
 
-class _WordWithSynonyms(Exercise):
-    """An Exercise whose expected word may also be written as one of ``synonyms``."""
-
-    def __init__(self, *args: Any, synonyms: tuple[str, ...], **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
-        self._synonyms = frozenset(" ".join(word.split()).lower() for word in synonyms)
-
-    def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
-        if isinstance(answer, str):
-            said = " ".join(answer.split()).strip("'\"`.!? ").lower()
-            if said in self._synonyms:
-                answer = self.expected
-        return super().check(answer)
-
-
-moved_encodings = _WordWithSynonyms(
+moved_encodings = Exercise(
     question=(
         "A colleague computes Y = attend(X_a + PE) and Y_swapped = attend(swap @ (X_a + PE)), finds "
         "Y_swapped equal to swap @ Y, and concludes that adding PE changes nothing. What did they "
@@ -196,5 +180,5 @@ moved_encodings = _WordWithSynonyms(
         ),
     ],
     choices=("words", "encodings", "weights"),
-    synonyms=ENCODING_SYNONYMS,
+    aliases=dict.fromkeys(ENCODING_SYNONYMS, "encodings"),
 )

@@ -11,49 +11,11 @@ Usage::
 from __future__ import annotations
 
 import math
-from typing import Any
 
 import numpy as np
 
 from ..beyond_text import rosetta_encoding, sincos_2d
-from . import CORRECT, PLACEHOLDER, CheckResult, Exercise
-
-
-def _spelling(text: str) -> str:
-    """``text`` without case, spaces, hyphens, underscores, quotes or punctuation: "MoCo v3" → "mocov3"."""
-    return "".join(character for character in text.lower() if character.isalnum())
-
-
-class _NamedChoice(Exercise):
-    """A word exercise that also accepts the notebook's other spellings of its choices.
-
-    ``aliases`` maps a spelling (compared by :func:`_spelling`) to the choice it names, e.g.
-    ``"guided-diffusion"`` to ``"guided_diffusion"``. ``also_right`` maps a name outside the
-    choices whose answer is the same (another library with the same table) to a note shown after
-    "Correct!". Anything else goes to :class:`Exercise` unchanged.
-    """
-
-    def __init__(
-        self,
-        *args: Any,
-        choices: tuple[str, ...],
-        aliases: dict[str, str] | None = None,
-        also_right: dict[str, str] | None = None,
-        **kwargs: Any,
-    ) -> None:
-        super().__init__(*args, choices=choices, **kwargs)
-        self._spellings = {_spelling(word): word for word in choices}
-        self._spellings.update({_spelling(alias): word for alias, word in (aliases or {}).items()})
-        self._also_right = {_spelling(name): note for name, note in (also_right or {}).items()}
-
-    def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
-        if type(answer) is str:  # a plain str only: anything odd goes to Exercise as it is
-            key = _spelling(answer)
-            if key in self._also_right:
-                return CheckResult(True, f"{CORRECT} {self._also_right[key]}")
-            answer = self._spellings.get(key, answer)
-        return super().check(answer)
-
+from . import Exercise
 
 # --- 1. which convention made this 1-D table? -----------------------------------------
 
@@ -66,7 +28,7 @@ def mystery_table_1d() -> np.ndarray:
     return rosetta_encoding(MYSTERY_1D_NAME, np.arange(4.0), MYSTERY_1D_DIM)
 
 
-mystery_1d = _NamedChoice(
+mystery_1d = Exercise(
     question=(
         "nb12.mystery_table_1d() is a table of t = 0, 1, 2, 3 with 8 channels, made by one of the "
         f"conventions {', '.join(CHOICES_1D)} (names of pe_utils.ROSETTA). Which one? Answer with its "
@@ -74,12 +36,13 @@ mystery_1d = _NamedChoice(
     ),
     expected=MYSTERY_1D_NAME,
     choices=CHOICES_1D,
-    aliases={"guided-diffusion": "guided_diffusion", "guided diffusion": "guided_diffusion",
-             "Vaswani": "vaswani2017", "Vaswani et al. 2017": "vaswani2017"},
-    also_right={
-        "tensor2tensor": "tensor2tensor's get_timing_signal_1d gives this very table (denominator h − 1, "
-                         "[sin | cos]): DDPM's function says it matches tensor2tensor. Among the four "
-                         "names offered, that is 'ddpm'.",
+    aliases={
+        "guided-diffusion": "guided_diffusion", "guided diffusion": "guided_diffusion",
+        "Vaswani": "vaswani2017", "Vaswani et al. 2017": "vaswani2017",
+        # another library whose table is the same: right, with a note
+        "tensor2tensor": ("ddpm", "tensor2tensor's get_timing_signal_1d gives this very table (denominator "
+                                  "h − 1, [sin | cos]): DDPM's function says it matches tensor2tensor. Among "
+                                  "the four names offered, that is 'ddpm'."),
     },
     hint=(
         "Row t = 0 shows where the sines (0) and the cosines (1) are: interleaved, or halves, and which "
@@ -125,7 +88,7 @@ def mystery_table_grid() -> np.ndarray:
     return sincos_2d(MYSTERY_GRID_SIZE, MYSTERY_GRID_SIZE, MYSTERY_GRID_D, convention=MYSTERY_GRID_NAME)
 
 
-mystery_grid = _NamedChoice(
+mystery_grid = Exercise(
     question=(
         "nb12.mystery_table_grid() is the table of a 2 × 2 grid of patches, row by row (rows: (x, y) = "
         "(0, 0), (1, 0), (0, 1), (1, 1)), with 8 channels, made by one of the conventions "
@@ -221,6 +184,11 @@ mae_emb_h = Exercise(
             "That reads the block as interleaved pairs (sin, cos, sin, cos). MAE's blocks are "
             "[sin | cos]: channel 4 is the cosine of frequency 0.",
         ),
+        (
+            -math.cos(MAE_TOKEN % MAE_GRID),
+            "Right channel and column, wrong sign: cos(2) is negative, since 2 radians lies past "
+            "π/2 ≈ 1.571, in the second quarter of the circle.",
+        ),
     ],
 )
 
@@ -228,7 +196,7 @@ mae_emb_h = Exercise(
 
 MROPE_HEAD_DIM, MROPE_SECTION, MROPE_CHANNEL = 128, (16, 24, 24), 100
 
-mrope_axis = _NamedChoice(
+mrope_axis = Exercise(
     question=(
         f"Qwen2-VL's M-RoPE with head_dim {MROPE_HEAD_DIM} and mrope_section {list(MROPE_SECTION)} "
         f"(rotate_half layout). Which axis turns channel {MROPE_CHANNEL} of a query: 'time', 'height' "

@@ -755,6 +755,56 @@ def check_packing() -> None:
             function="prepare_fa_kwargs_from_position_ids (cu_seqlens)",
             **names,
         )
+    # Reset ids with an all-ones 2-D mask (notebook 11 §3): eager and SDPA never read the ids (eager
+    # builds the plain causal mask, SDPA returns None for is_causal); flash-attention 2's
+    # flash_attention_mask drops the mask, so _flash_attention_forward reads the ids.
+    from transformers.modeling_flash_attention_utils import _is_packed_sequence
+
+    ids = torch.tensor(pe.packed_positions((4, 3, 5)))[None]
+    made = {}
+    for path in ("eager", "sdpa", "flash_attention_2"):
+        config._attn_implementation = path
+        made[path] = create_causal_mask(
+            config=config,
+            inputs_embeds=torch.zeros(1, 12, 8),
+            attention_mask=torch.ones_like(ids),
+            cache=None,
+            position_ids=ids,
+        )
+    names = dict(convention="packing: reset ids with an all-ones mask", library=LIB)
+    exact(
+        (to_numpy(made["eager"][0, 0]) == 0).astype(float),
+        np.tril(np.ones((12, 12))),
+        function="create_causal_mask (all-ones mask, eager): plain causal",
+        **names,
+    )
+    assert made["sdpa"] is None, "SDPA with an all-ones mask: expected None (is_causal)"
+    assert made["flash_attention_2"] is None, "flash_attention_mask keeps an all-ones mask"
+    assert bool(_is_packed_sequence(ids, 1)), "_is_packed_sequence does not see the reset ids"
+    # flash_attention_mask keeps an all-ones mask shorter than the keys (a StaticCache's length).
+    from transformers.masking_utils import flash_attention_mask
+
+    kept = flash_attention_mask(1, 12, 16, attention_mask=torch.ones(1, 12, dtype=torch.bool))
+    assert kept is not None, "flash_attention_mask dropped an all-ones mask shorter than the keys"
+    # With a cache (eager, SDPA) no packing detection: a plain forward takes use_cache=True from the
+    # config, builds a DynamicCache and leaks; use_cache=False finds the documents (notebook 11 §3).
+    names = dict(convention="packing: reset ids, no mask, the config's cache", library=LIB)
+    torch.manual_seed(RNG_SEED)
+    tokens = torch.randint(0, 8, (1, 12))
+    for path in ("eager", "sdpa"):
+        config._attn_implementation = path
+        model = llama.LlamaModel(config).double().train()
+        assert model.config.use_cache, "LlamaConfig().use_cache is no longer True"
+        with torch.no_grad():
+            alone = torch.cat(
+                [model(input_ids=t, use_cache=False).last_hidden_state for t in tokens.split([4, 3, 5], 1)], 1
+            )
+            default = model(input_ids=tokens, position_ids=ids).last_hidden_state
+            no_cache = model(input_ids=tokens, position_ids=ids, use_cache=False).last_hidden_state
+        function = f"LlamaModel ({path}, use_cache=False)"
+        check(to_numpy(no_cache), to_numpy(alone), 1e-12, function=function, **names)
+        leak = (default - alone).abs()[0, 4:].max().item()
+        assert leak > 1e-3, f"{path}: a plain forward (config use_cache) did not leak across documents"
 
 
 # --- M-RoPE ------------------------------------------------------------------------------------------
@@ -807,6 +857,24 @@ def check_mrope() -> None:
                 function=f"Qwen2VLRotaryEmbedding + apply_rotary_pos_emb ({label})",
                 **names,
             )
+    # Qwen2VLModel.compute_3d_position_ids (notebook 12): from inputs_embeds alone, with an image and no
+    # stored rope_deltas, it returns None (the text model then uses 1-D ids); with input_ids and no
+    # mm_token_type_ids it raises.
+    from types import SimpleNamespace
+
+    fresh = SimpleNamespace(rope_deltas=None)
+    grid = torch.tensor([[1, 4, 4]])
+    embeds = torch.zeros(1, 7, 8)
+    got = qwen2_vl.Qwen2VLModel.compute_3d_position_ids(fresh, None, embeds, image_grid_thw=grid)
+    assert got is None, "compute_3d_position_ids now builds ids from inputs_embeds alone"
+    try:
+        qwen2_vl.Qwen2VLModel.compute_3d_position_ids(
+            fresh, torch.zeros(1, 7, dtype=torch.long), embeds, image_grid_thw=grid
+        )
+    except ValueError as error:
+        assert "mm_token_type_ids" in str(error)
+    else:
+        raise AssertionError("compute_3d_position_ids without mm_token_type_ids did not raise")
 
 
 def check_mrope_interleaved() -> None:
@@ -843,6 +911,14 @@ def check_mrope_interleaved() -> None:
             function="Qwen3VLTextRotaryEmbedding + apply_rotary_pos_emb (float32)",
             library=LIB,
         )
+        # mrope_interleaved is tolerated by validation, not read: False changes nothing (notebook 12).
+        assert "mrope_interleaved" in Qwen3VLTextConfig.ignore_keys_at_rope_validation
+        flagged = dict(config.rope_parameters, mrope_interleaved=False)
+        config_off = Qwen3VLTextConfig(
+            hidden_size=2 * d, num_attention_heads=2, head_dim=d, rope_parameters=flagged
+        )
+        cos_off, sin_off = qwen3_vl.Qwen3VLTextRotaryEmbedding(config_off)(q, torch.tensor(positions))
+        assert torch.equal(cos_off, cos) and torch.equal(sin_off, sin), "mrope_interleaved=False is now read"
 
 
 # --- sinusoidal tables -------------------------------------------------------------------------------

@@ -279,6 +279,152 @@ function inspectPage(sidebar) {
   return { problems, notes: document.querySelectorAll("details.teacher-note").length };
 }
 
+// Runs inside a deck or a site page, after the checks above: which fonts its text is set in.
+// Reported: a text whose first font family is not one the page declares (@font-face: the course's
+// fonts, MathJax's), as another machine could have that family installed and measure it
+// differently; and a character that the face of the course's font it is set in lacks
+// (``coverage``: family -> "700 italic" -> code point ranges, from tools/course_fonts.py), as the
+// browser would draw it from whatever font the machine has. One element is marked
+// (data-font-probe) for each new (font, character) pair, for fontsUsed() to ask the browser which
+// font drew it; the probes are returned in document order, the order of the marked elements. A
+// deck's slides are all laid out meanwhile, a site page's teacher notes opened;
+// restoreAfterFonts() puts everything back.
+function markFontProbes(kind, coverage) {
+  const declared = new Set([...document.fonts].map((face) => face.family.replace(/^["']|["']$/g, "")));
+  const faces = new Map();  // "family|700 italic" -> its code points
+  for (const [family, byFace] of Object.entries(coverage)) {
+    for (const [face, ranges] of Object.entries(byFace)) {
+      const points = new Set();
+      for (const [first, last] of ranges) for (let point = first; point <= last; point++) points.add(point);
+      faces.set(`${family}|${face}`, points);
+    }
+  }
+  const state = { shown: null, opened: [] };
+  if (kind === "deck") {
+    state.shown = document.createElement("style");
+    state.shown.textContent = ".reveal .slides > section, .reveal .slides > section > section { display: block !important; }";
+    document.head.append(state.shown);
+  } else {
+    state.opened = [...document.querySelectorAll("details:not([open])")];
+    for (const details of state.opened) details.open = true;
+  }
+  window.__fontProbeState = state;
+  const describe = (el) => {
+    const text = (el.textContent || "").replace(/\s+/g, " ").trim().slice(0, 50);
+    const cls = typeof el.className === "string" && el.className ? "." + el.className.trim().split(/\s+/)[0] : "";
+    return `<${el.tagName.toLowerCase()}${cls}> "${text}"`;
+  };
+  const where = (el) => {
+    const slide = kind === "deck" && el.closest(".reveal .slides section");
+    if (!slide) return { what: describe(el) };
+    const { h, v } = Reveal.getIndices(slide);
+    const heading = slide.querySelector("h1, h2, h3, h4") || slide;
+    const label = (heading.innerText || heading.textContent || "").replace(/¶/g, "").replace(/\s+/g, " ").trim().slice(0, 60);
+    return { h, v: v || 0, label, what: describe(el) };
+  };
+  // Not drawn as text a reader sees: scripts, styles, the notes (speaker view), MathJax's copy of a
+  // formula for screen readers (clipped to 1 px; it uses the browser's math font). Skipped whole.
+  const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "MJX-ASSISTIVE-MML"]);
+  const skipped = (el) => SKIP.has(el.tagName.toUpperCase()) || el.matches("aside.notes");
+  // The face CSS picks among 400 and 700, normal and italic (obliques serve as italics).
+  const faceOf = (family, style) => `${family}|${Number(style.fontWeight) >= 600 ? 700 : 400} `
+    + `${style.fontStyle === "normal" ? "normal" : "italic"}`;
+  const NO_GLYPH_NEEDED = /[\p{Default_Ignorable_Code_Point}\p{Cc}]/u;
+  const unshipped = new Map();  // family -> { count, first element }
+  const lacking = new Map();  // face -> { characters, first element }
+  const seen = new Set();  // font + character
+  const marked = new Map();  // element -> where it is
+  const scope = (kind === "deck" && document.querySelector(".reveal")) || document.body;
+  const walker = document.createTreeWalker(scope, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT, {
+    acceptNode: (node) => node.nodeType === Node.ELEMENT_NODE
+      ? (skipped(node) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_SKIP)
+      : NodeFilter.FILTER_ACCEPT,
+  });
+  let el = null, style = null, family = "", font = "", face = "";  // of the last text's element
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const chars = node.data.replace(/\s+/g, "");
+    if (!chars) continue;
+    if (node.parentElement !== el) {
+      el = node.parentElement;
+      style = el.getClientRects().length ? getComputedStyle(el) : null;  // null: not laid out
+      if (style) {
+        family = style.fontFamily.split(",")[0].trim().replace(/^["']|["']$/g, "");
+        font = `${style.fontFamily}|${style.fontWeight}|${style.fontStyle}|${style.fontStretch}|`;
+        face = faceOf(family, style);
+        if (!declared.has(family)) {
+          const entry = unshipped.get(family) || { count: 0, first: where(el) };
+          entry.count++;
+          unshipped.set(family, entry);
+        }
+      }
+    }
+    if (!style) continue;
+    let fresh = false;
+    for (const ch of chars) {
+      if (seen.has(font + ch)) continue;
+      seen.add(font + ch);
+      fresh = true;
+      if (!faces.has(face) || faces.get(face).has(ch.codePointAt(0)) || NO_GLYPH_NEEDED.test(ch)) continue;
+      const entry = lacking.get(face) || { characters: [], first: where(el) };
+      entry.characters.push(ch);
+      lacking.set(face, entry);
+    }
+    if (fresh && !marked.has(el)) {
+      el.setAttribute("data-font-probe", "");
+      marked.set(el, where(el));
+    }
+  }
+  const probes = [...document.querySelectorAll("[data-font-probe]")].map((el) => marked.get(el));
+  return { probes, unshipped: [...unshipped].map(([family, { count, first }]) => ({ family, count, first })),
+    lacking: [...lacking].map(([face, { characters, first }]) => ({ face: face.replace("|", " "), characters, first })) };
+}
+
+function restoreAfterFonts() {
+  for (const el of document.querySelectorAll("[data-font-probe]")) el.removeAttribute("data-font-probe");
+  const state = window.__fontProbeState || { shown: null, opened: [] };
+  if (state.shown) state.shown.remove();
+  for (const details of state.opened) details.open = false;
+  delete window.__fontProbeState;
+}
+
+// Which fonts drew a page's text, as the browser reports them (DevTools' CSS.getPlatformFontsForNode,
+// for the elements markFontProbes marked, over the tab's DevTools session): a problem for every
+// text set in a family the page does not declare, every character its face lacks, and every font
+// that is not one of the page's own (a system font: a character the page's fonts lack, or a font
+// that did not load). A page without any draws no text with the machine's fonts, so its layout is
+// the same on every machine.
+async function fontsUsed(tab, kind) {
+  const { page, devtools } = tab;
+  const { probes, unshipped, lacking } = await page.evaluate(markFontProbes, kind, job.fonts ?? {});
+  const problems = unshipped.map(({ family, count, first }) => ({ ...first, kind: "font",
+    detail: `${count} text(s) set in "${family}", a font the page does not ship, first ${first.what}` }));
+  for (const { face, characters, first } of lacking) {
+    const named = characters.slice(0, 8).map((ch) => `${ch} (U+${ch.codePointAt(0).toString(16).toUpperCase().padStart(4, "0")})`);
+    problems.push({ ...first, kind: "font", detail: `${face} has no glyph for ${named.join(", ")}`
+      + `${characters.length > 8 ? ` and ${characters.length - 8} more` : ""}, first ${first.what}` });
+  }
+  try {
+    const { root } = await devtools.send("DOM.getDocument", { depth: 0 });
+    const { nodeIds } = await devtools.send("DOM.querySelectorAll", { nodeId: root.nodeId, selector: "[data-font-probe]" });
+    const found = await Promise.all(nodeIds.map((nodeId) => devtools.send("CSS.getPlatformFontsForNode", { nodeId })));
+    const system = new Map();  // font -> { glyphs, first probe }
+    found.forEach(({ fonts }, index) => {
+      for (const font of fonts.filter((font) => !font.isCustomFont)) {
+        const entry = system.get(font.familyName) || { glyphs: 0, first: probes[index] };
+        entry.glyphs += font.glyphCount;
+        system.set(font.familyName, entry);
+      }
+    });
+    for (const [name, { glyphs, first }] of system) {
+      problems.push({ ...first, kind: "font", detail: `${glyphs} glyph(s) drawn with the system font "${name}", `
+        + `not one the page ships (a character its fonts lack, or a font not loaded), first ${first.what}` });
+    }
+  } finally {
+    await page.evaluate(restoreAfterFonts);
+  }
+  return problems;
+}
+
 // The text of every style sheet a page links from a file that has a :has() selector: the page
 // itself may not read a linked sheet's rules (each file is an origin of its own).
 function linkedSheetsWithHas(hrefs) {
@@ -292,7 +438,12 @@ function linkedSheetsWithHas(hrefs) {
 // console errors) goes to the page being checked; between two pages the tab shows about:blank.
 async function openTab(browser) {
   const page = await browser.newPage();
-  const tab = { page, faults: null };
+  // DevTools' CSS agent, for fontsUsed(), enabled once on the blank tab: enabled on a page, it
+  // reloads the page's resources (and logs "an unsafe attempt to load" a file: URL as an error).
+  const devtools = await page.createCDPSession();
+  await devtools.send("DOM.enable");
+  await devtools.send("CSS.enable");
+  const tab = { page, devtools, faults: null };
   const fault = (kind, detail) => { if (tab.faults) tab.faults.push({ kind, detail }); };
   await page.setViewport({ width: job.width, height: job.height });
   await page.setRequestInterception(true);
@@ -345,13 +496,19 @@ async function visit(tab, path, kind) {
   try {
     await page.goto(pathToFileURL(path).href, { waitUntil: "load", timeout: TIMEOUT });
     times.loaded = Date.now() - times.start;
-    // Wait on the page's own events: reveal.js ready (a deck), MathJax done typesetting, fonts loaded.
+    // Wait on the page's own events: reveal.js ready (a deck), MathJax done typesetting, fonts loaded,
+    // explorers drawn.
     await page.evaluate(async (timeoutMs) => {
       const ready = (async () => {
         if (window.Reveal && !Reveal.isReady()) await new Promise((done) => Reveal.on("ready", done));
         if (!(window.MathJax && MathJax.startup && MathJax.startup.promise)) throw new Error("MathJax did not start");
         await MathJax.startup.promise;
         await document.fonts.ready;
+        // Every face the page declares, loaded before anything is measured: a face is otherwise
+        // fetched when text first needs it (a slide shown later), and measured as a fallback till then.
+        await Promise.all([...document.fonts].map((face) => face.load().catch(() => {})));
+        // The explorers drawn (each waits on the font it is drawn in): measured as shown.
+        await Promise.allSettled(window.peExplorers || []);
       })();
       let timer;
       const late = new Promise((_, fail) => {
@@ -375,7 +532,7 @@ async function visit(tab, path, kind) {
     // How long the page kept its main thread busy (ms): loading, typesetting, layout, the checks.
     times.mainThread = Math.round(((await page.metrics()).TaskDuration - busy) * 1000);
     result.times = times;
-    result.problems = faults.concat(result.problems);
+    result.problems = faults.concat(result.problems, await fontsUsed(tab, kind));
     tab.faults = null;
     if (kind === "deck" && job.screenshotDir) {
       const stem = path.split("/").pop().replace(/\.slides\.html$/, "");

@@ -37,7 +37,7 @@ suppress_warnings = ["myst.strikethrough"]
 # MathJax 3 from the course's npm package, copied into _static/mathjax/ (never a CDN), with
 # JupyterLab 4's TeX settings; on every page, so that the browser check can wait on it.
 mathjax_path = course_site.MATHJAX_URL
-mathjax3_config = course_site.MATHJAX_CONFIG
+mathjax3_config = None  # course_site adds MathJax's settings (MATHJAX_CONFIG_JS)
 
 html_theme = "sphinx_book_theme"
 html_title = course_site.COURSE_TITLE

@@ -8,13 +8,14 @@
   link such as ``03_the_sinusoidal_formula.ipynb#6.-Two-layouts,-one-permutation`` works on the
   site as in JupyterLab.
 - MathJax 3 (npm ``mathjax-full``) is copied into ``_static/mathjax/`` and loaded on every page.
-- The course's fonts: ``static/course-fonts.css`` is the one place that names them. It is linked,
-  and the font files copied into ``_static/fonts/``, only when the npm package that ships them
-  (``dejavu-fonts-ttf``, see ``FONT_PACKAGE``) is installed; otherwise the theme's fonts are used.
+- The course's fonts, as the decks ship them (tools/course_fonts.py, the one place that names them):
+  the font files are copied into ``_static/fonts/`` and ``course_fonts.FONT_CSS`` is written into
+  ``_static/course-fonts.css``, linked from every page. MathJax typesets once they are loaded.
 """
 
 from __future__ import annotations
 
+import json
 import shutil
 import sys
 from pathlib import Path
@@ -25,6 +26,7 @@ HERE = Path(__file__).resolve().parent
 TOOLS = HERE.parent
 ROOT = TOOLS.parent
 sys.path.insert(0, str(TOOLS))
+import course_fonts  # noqa: E402  (the fonts the decks and the site ship)
 import explorers_web  # noqa: E402  (the explorers' HTML form and loader, shared with the decks)
 
 COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
@@ -33,31 +35,37 @@ MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
 # All TeX extensions, HTML-CSS output (as JupyterLab), and the web fonts that output loads.
 MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
 MATHJAX_URL = "mathjax/tex-chtml-full.js"  # Sphinx reads it relative to _static/
-# JupyterLab 4's TeX settings (@jupyterlab/mathjax-extension).
+# JupyterLab 4's TeX settings (@jupyterlab/mathjax-extension); a character MathJax's fonts lack,
+# and an error's message, in the course's font. MathJax typesets once the page's fonts are loaded:
+# it scales each formula to the x-height of the text around it (as tools/build_site.py).
 MATHJAX_CONFIG = {
     "tex": {
         "inlineMath": [["$", "$"], ["\\(", "\\)"]],
         "displayMath": [["$$", "$$"], ["\\[", "\\]"]],
         "processEscapes": True,
         "processEnvironments": True,
-    }
+    },
+    "chtml": {
+        "unknownFamily": course_fonts.MATHJAX_TEXT_FAMILY,
+        "merrorFont": course_fonts.MATHJAX_TEXT_FAMILY,
+    },
 }
-# The course's fonts, when installed (npm package, tools/npm_packages): file names as in
-# static/course-fonts.css, which declares them as "Course Sans" and "Course Mono".
-FONT_PACKAGE = NODE_MODULES / "dejavu-fonts-ttf"
-FONT_FILES = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf", "DejaVuSans-Oblique.ttf", "DejaVuSans-BoldOblique.ttf",
-              "DejaVuSansMono.ttf", "DejaVuSansMono-Bold.ttf", "DejaVuSansMono-Oblique.ttf",
-              "DejaVuSansMono-BoldOblique.ttf")
-FONT_CSS = "course-fonts.css"
+MATHJAX_CONFIG_JS = (
+    f"window.MathJax = {json.dumps(MATHJAX_CONFIG)};\n"
+    "window.MathJax.startup = { pageReady: () => Promise.all([...document.fonts].map("
+    "(face) => face.load().catch(() => {}))).then(() => MathJax.startup.defaultPageReady()) };"
+)
+FONT_CSS = "course-fonts.css"  # in _static/, written from course_fonts.FONT_CSS
 EXPLORER_CSS = "vega/explorers.css"  # in _static/, written from explorers_web.EXPLORER_CSS
 
 
 def code_digest() -> str:
-    """A hash of the code that shapes every page: tools/site/ and tools/explorers_web.py."""
+    """A hash of the code that shapes every page: tools/site/, explorers_web.py and course_fonts.py."""
     import hashlib
 
     digest = hashlib.sha256()
-    for path in sorted([*HERE.rglob("*.py"), *HERE.rglob("*.css"), TOOLS / "explorers_web.py"]):
+    for path in sorted([*HERE.rglob("*.py"), *HERE.rglob("*.css"), TOOLS / "explorers_web.py",
+                        TOOLS / "course_fonts.py"]):
         if "__pycache__" not in path.parts:
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
@@ -108,13 +116,8 @@ def _copy(source: Path, target: Path) -> None:
         shutil.copy2(path, destination)
 
 
-def fonts_installed() -> bool:
-    """True when the course's font files are installed (``FONT_PACKAGE``)."""
-    return all((FONT_PACKAGE / "ttf" / name).is_file() for name in FONT_FILES)
-
-
 def install_assets(app) -> None:
-    """Copy MathJax, vega and (if installed) the course's fonts into the site's ``_static/``."""
+    """Copy MathJax, vega and the course's fonts into the site's ``_static/``."""
     if app.builder.format != "html":
         return
     static = Path(app.outdir) / "_static"
@@ -122,11 +125,8 @@ def install_assets(app) -> None:
         _copy(MATHJAX_ES5 / name, static / "mathjax" / name)
     explorers_web.install_vega(static)
     (static / EXPLORER_CSS).write_text(explorers_web.EXPLORER_CSS, encoding="utf-8")
-    if fonts_installed():
-        for name in FONT_FILES:
-            _copy(FONT_PACKAGE / "ttf" / name, static / "fonts" / name)
-        _copy(FONT_PACKAGE / "LICENSE", static / "fonts" / "LICENSE")
-        app.add_css_file(FONT_CSS)
+    course_fonts.install_fonts(static)  # _static/fonts/, which FONT_CSS's url("fonts/…") names
+    (static / FONT_CSS).write_text(course_fonts.FONT_CSS, encoding="utf-8")
 
 
 def add_explorer_scripts(app, pagename, templatename, context, doctree) -> None:
@@ -165,6 +165,8 @@ FONTAWESOME_CONFIG = "window.FontAwesomeConfig = { observeMutations: false };"
 def setup(app):
     app.set_html_assets_policy("always")  # MathJax on every page: the browser check waits on it
     app.add_js_file(None, body=FONTAWESOME_CONFIG, priority=100)  # before the theme's deferred scripts
+    app.add_js_file(None, body=MATHJAX_CONFIG_JS, priority=100)  # read by MathJax as it starts
+    app.add_css_file(FONT_CSS, priority=900)  # after the theme's sheets: its font variables win
     app.connect("builder-inited", install_assets)
     app.connect("html-page-context", add_explorer_scripts)
     app.connect("doctree-resolved", add_jupyter_anchors)
