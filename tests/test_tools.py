@@ -208,7 +208,7 @@ def test_every_notebook_starts_with_a_slide():
         assert shown and shown[0].metadata["slideshow"]["slide_type"] == "slide", path.name
 
 
-# ---- the static site ---------------------------------------------------------------------------
+# ---- the site and the decks ---------------------------------------------------------------------
 
 
 # The whole course's site and decks are built once, by tests/test_browser.py, which checks them
@@ -216,29 +216,20 @@ def test_every_notebook_starts_with_a_slide():
 
 
 def assert_course_builds(site, slides, notebooks):
-    """The site and decks built from ``notebooks``: every page, in course order, offline, linked."""
-    pages = sorted(p.name for p in site.glob("[0-9][0-9]_*.html"))
-    assert pages == [p.stem + ".html" for p in notebooks]
-    linked = [t for t in local_targets(site / "index.html") if t.endswith(".html")]
-    guides = [f"{path.stem}.html" for path in sorted(notebooks[0].parent.glob("*.md"))] if notebooks else []
-    assert linked == pages + guides, "index.html lists the pages in course order, then the guide"
-    for folder in (site, slides):
-        assert_links_resolve(folder)
-        assert_offline(folder)
+    """The site and decks built from ``notebooks``: every page, in course order, offline, linked.
+
+    The site (Sphinx, tools/site/) is checked by tests/test_site.py's ``assert_site_builds``.
+    """
+    test_site = importlib.import_module("test_site")
+    test_site.assert_site_builds(site, notebooks)
+    decks = sorted(p.name for p in slides.glob("[0-9][0-9]_*.slides.html"))
+    assert decks == [p.stem + ".slides.html" for p in notebooks]
+    assert_links_resolve(slides)
+    assert_offline(slides)
     for path in notebooks:  # the generated navigation now points at pages
         if "<!-- nav -->" in nbformat.read(path, as_version=4).cells[0].source:
             page = (site / (path.stem + ".html")).read_text(encoding="utf-8")
             assert 'href="00_contents.html"' in page or path.name.startswith("00_"), path.name
-
-
-def test_site_rewrites_notebook_links_and_copies_images(tmp_path):
-    course = tiny_course(tmp_path / "notebooks")
-    build_site.build(tmp_path / "site", course)
-    first = (tmp_path / "site" / "01_a.html").read_text(encoding="utf-8")
-    assert 'href="02_b.html"' in first
-    assert 'href="01_a.html#Title"' in (tmp_path / "site" / "02_b.html").read_text(encoding="utf-8")
-    assert (tmp_path / "site" / "figures" / "dot.png").exists()
-    assert_links_resolve(tmp_path / "site")
 
 
 def test_slides_are_reveal_decks(tmp_path):
@@ -285,10 +276,6 @@ def test_decks_fit_a_projector_and_open_teacher_notes(tmp_path):
     assert style.index("</style>") < style.index("</head>")
     assert deck.index('id="theme"') < deck.index('<style id="course-slides">'), "the course's style wins"
     assert ".jp-InputPrompt" in style and "pre-wrap" in style
-    site = build_site.build(tmp_path / "site", course).parent / "01_a.html"
-    page = site.read_text(encoding="utf-8")
-    assert '<details class="teacher-note">' in page, "collapsed on the site"
-    assert "details.teacher-note" in page
 
 
 def test_pages_get_alt_text_and_focusable_cells_without_beautifulsoup():
@@ -352,27 +339,6 @@ def test_workspace_copies_and_never_overwrites(tmp_path, capsys):
     assert (target / "01_a.ipynb").read_text() == "my answers"
     assert "copied 02_b.ipynb" in out and "kept   01_a.ipynb" in out
     assert "1 copied, 2 kept" in out
-
-
-def test_site_renders_the_teachers_guide_and_links_it(tmp_path):
-    course = tiny_course(tmp_path / "notebooks")
-    (course / "GUIDE.md").write_text(
-        "# Guide\n\nSee [part two](#part-two), [notebook 01](01_a.ipynb) and [the README](../README.md).\n\n"
-        "## Part two\n\nText.\n",
-        encoding="utf-8",
-    )
-    notebook = nbformat.read(course / "01_a.ipynb", as_version=4)
-    notebook.cells[0].source += "\n\nTeachers: [the guide](GUIDE.md#part-two)."
-    nbformat.write(notebook, course / "01_a.ipynb")
-    site = tmp_path / "site"
-    build_site.build(site, course)
-    guide = (site / "GUIDE.html").read_text(encoding="utf-8")
-    assert 'id="part-two"' in guide and 'href="#part-two"' in guide and 'href="01_a.html"' in guide
-    assert "README" in guide and "../README.md" not in guide  # no page for it on the site: plain text
-    assert 'href="GUIDE.html#part-two"' in (site / "01_a.html").read_text(encoding="utf-8")
-    assert 'href="GUIDE.html"' in (site / "index.html").read_text(encoding="utf-8")
-    assert not (site / "GUIDE.md").exists()
-    assert_links_resolve(site)
 
 
 def test_remembered_markdown_and_code_are_what_nbconvert_makes_and_are_made_once(monkeypatch):

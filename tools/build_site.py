@@ -1,30 +1,17 @@
-"""Render every notebook, with its stored outputs, into a static site that opens from disk.
+"""The notebooks' HTML export that the slide decks use (tools/build_slides.py).
 
-``python tools/build_site.py``            into _build/site/ (``make site``); open _build/site/index.html
-``python tools/build_site.py --out DIR``  somewhere else
-
-Nothing is executed: the pages show the outputs stored by ``make outputs``. Links between
-notebooks (``03_formula.ipynb``) are rewritten to the pages (``03_formula.html``), so the
-generated navigation works in the site; local images and files a notebook links to are
-copied next to the pages. index.html lists the notebooks in course order.
-
-Neither building nor reading needs a network: MathJax 3 (npm package ``mathjax-full``, installed
-by ``make setup`` into tools/npm_packages/node_modules) is copied into ``<out>/mathjax/`` and the pages
-load it from there, configured as JupyterLab 4 configures it (``$…$`` inline, ``$$…$$`` displayed,
-``\\$`` a dollar sign). nbconvert's own MathJax block is replaced: it loads MathJax 2 from a CDN
-and its ``tex2jax`` settings mean nothing to MathJax 3. require.js, which nbconvert also loads from
-a CDN, is left out: no output of the course needs it. The pages' fonts (npm package
-``dejavu-fonts-ttf``) are copied into ``<out>/fonts/``, so that text measures the same on every
-machine (tools/course_fonts.py).
-
-The interactive explorers (``pe_utils.explorers``, stored as Vega-Lite outputs, which nbconvert
-does not render) are drawn in the browser by local copies of vega, vega-lite and vega-embed,
-copied into ``<out>/vega/`` (tools/explorers_web.py).
+The course's web site is built by Sphinx (tools/site/, ``make site``); this module keeps what the
+decks still need from the nbconvert site it used to build: the export of every notebook with its
+stored outputs (nothing is executed), links between notebooks rewritten to the pages
+(``03_formula.ipynb`` -> ``03_formula<suffix>``), local images copied next to them, an index in
+course order, and a local MathJax 3 (npm ``mathjax-full``, copied into ``<out>/mathjax/`` and
+configured as JupyterLab 4 configures it: ``$…$`` inline, ``$$…$$`` displayed, ``\\$`` a dollar
+sign) instead of nbconvert's MathJax 2 from a CDN. The interactive explorers are drawn by local
+vega builds (tools/explorers_web.py).
 """
 
 from __future__ import annotations
 
-import argparse
 import html
 import json
 import re
@@ -41,14 +28,11 @@ from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import course_fonts  # noqa: E402  (the fonts the pages ship: text measures the same on every machine)
-import explorers_web  # noqa: E402  (interactive explorers: Vega-Lite drawn by local vega-embed)
 import navigation  # noqa: E402  (a sibling tool: titles, summaries, course order)
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = ROOT / "notebooks"
-OUT = ROOT / "_build" / "site"
 COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
-GUIDE = "Teaching the course: the teacher's guide"
 _TARGET = re.compile(r"""(?P<attr>\b(?:href|src))=(?P<quote>["'])(?P<url>[^"']*)(?P=quote)""")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 # The course's npm packages (tools/npm_packages/package.json), installed by `make setup`.
@@ -75,17 +59,6 @@ MATHJAX_CONFIG = r"""window.MathJax = {
       .then(() => MathJax.startup.defaultPageReady())
   }
 };""".replace("@TEXT@", json.dumps(course_fonts.MATHJAX_TEXT_FAMILY))
-# The pages: nbconvert's lab template with its CDN scripts replaced (see the module docstring).
-# mermaid.js is only fetched (from a CDN) for a page with a mermaid diagram; the course has none,
-# and one could not be drawn offline anyway, so its loader is left out too.
-SITE_TEMPLATE = """{%- extends 'index.html.j2' -%}
-{%- block html_head_js_requirejs -%}{%- endblock html_head_js_requirejs -%}
-{%- block html_head_js_mermaidjs -%}{%- endblock html_head_js_mermaidjs -%}
-{%- block html_head_js_mathjax -%}
-@MATHJAX@
-{%- endblock html_head_js_mathjax -%}
-@INPUT@
-"""
 # A code cell's source, highlighted by Pygments (which escapes it), without the lab template's
 # extra pass through bleach: that pass changes nothing here and took a third of the build time.
 INPUT_BLOCK = """{% block input %}
@@ -97,17 +70,6 @@ INPUT_BLOCK = """{% block input %}
 {%- endblock input %}"""
 
 
-# The site's additions to the lab template's style: teacher notes (markdown cells of slide type
-# "notes", contract shape <details class="teacher-note"><summary>Teacher's note · …</summary>…)
-# read as a small, collapsed, clearly marked box, out of the learner's way; figures fit the page.
-SITE_CSS = """
-details.teacher-note { margin: 0.2em 0 0.8em 0; padding: 0.25em 0.8em; max-width: 46em;
-  border-left: 4px solid #b07d00; background: #fbf5e6; border-radius: 3px; font-size: 0.9em; }
-details.teacher-note > summary { cursor: pointer; color: #7a5600; font-weight: 600; }
-details.teacher-note > summary::after { content: " (for teachers)"; font-weight: normal; color: #8a7440; }
-details.teacher-note[open] { padding-bottom: 0.5em; }
-.jp-RenderedHTMLCommon img, .jp-OutputArea-output img { max-width: 100%; height: auto; }
-"""
 # In a plain-text summary, a one-letter name with a subscript (T_k, ω_i, W_q): shown as T<sub>k</sub>.
 _SUBSCRIPT = re.compile(r"(?<![\w$])([A-Za-z\u0370-\u03ff])_(\{([^{}$]*)\}|[A-Za-z0-9\u0370-\u03ff])")
 
@@ -121,12 +83,6 @@ def summary_html(summary: str) -> str:
         else _SUBSCRIPT.sub(lambda m: f"{m[1]}<sub>{m[2] if m[3] is None else m[3]}</sub>", html.escape(part))
         for part in parts
     )
-
-
-def style_page(page: str) -> str:
-    """A site page with the course's fonts and additions (``SITE_CSS``) after the template's style."""
-    return page.replace(
-        "</head>", f'{course_fonts.style_tag()}\n<style id="course-site">{SITE_CSS}</style>\n</head>', 1)
 
 
 # What nbconvert's HTMLExporter does to a page after rendering it (nbconvert 7.17), done with
@@ -234,7 +190,7 @@ class WithoutSoup:
 
 
 class FastHTMLExporter(WithoutSoup, HTMLExporter):
-    """The site's exporter: nbconvert's HTMLExporter without the BeautifulSoup pass."""
+    """nbconvert's HTMLExporter without the BeautifulSoup pass (the decks use WithoutSoup the same way)."""
 
 
 def mathjax_head(url: str) -> str:
@@ -358,7 +314,6 @@ def write_index(
     pages: list[tuple[navigation.Entry, str]],
     heading: str,
     mathjax_url: str = MATHJAX_URL,
-    documents: list[str] = (),
 ) -> Path:
     """An index.html listing ``pages`` in course order, with each notebook's summary.
 
@@ -369,9 +324,6 @@ def write_index(
         + (f"<br>{summary_html(entry.summary)}" if entry.summary else "")
         + "</li>"
         for entry, page in pages
-    )
-    guides = "".join(
-        f'  <p><a href="{html.escape(Path(name).stem)}.html">{GUIDE}</a></p>\n' for name in documents
     )
     index = out / "index.html"
     index.write_text(
@@ -393,115 +345,9 @@ def write_index(
   <ul class="course">
 {items}
   </ul>
-{guides}</body>
+</body>
 </html>
 """,
         encoding="utf-8",
     )
     return index
-
-
-def heading_id(text: str) -> str:
-    """GitHub's id for a heading of a .md file (so that ``#anchors`` work on GitHub and here)."""
-    plain = html.unescape(re.sub(r"<[^>]+>", "", text)).strip().lower()
-    return re.sub(r"[^\w\- ]", "", plain).replace(" ", "-")
-
-
-def write_documents(out: Path, folder: Path, mathjax_url: str = MATHJAX_URL) -> list[str]:
-    """Render every ``.md`` file of ``folder`` (the teacher's guide) into ``out/<stem>.html``.
-
-    Links into the course stay links (notebooks become their pages, other documents their
-    pages); a link that leaves the folder (``../README.md``) has no page on the site, so it
-    becomes plain text. Returns the names of the ``.md`` files rendered.
-    """
-    from nbconvert.filters.markdown_mistune import markdown2html_mistune
-
-    documents = sorted(path.name for path in folder.glob("*.md"))
-
-    def link(match: re.Match[str]) -> str:
-        url, text = html.unescape(match["url"]), match["text"]
-        if _SCHEME.match(url) or url.startswith("#"):
-            return match.group(0)
-        parts = urlsplit(url)
-        if parts.path in documents or parts.path.endswith(".ipynb"):
-            target = parts.path.removesuffix(".md").removesuffix(".ipynb") + ".html"
-            target += f"#{parts.fragment}" if parts.fragment else ""
-            return f'<a href="{html.escape(target)}">{text}</a>'
-        return text
-
-    for name in documents:
-        body = markdown2html_mistune((folder / name).read_text(encoding="utf-8"))
-        body = re.sub(r'<a class="anchor-link"[^>]*>.*?</a>', "", body)  # nbconvert's pilcrows
-        body = re.sub(  # GitHub's heading ids, which the guide's own #links use
-            r"<h([1-6])[^>]*>(.*?)</h\1>",
-            lambda m: f'<h{m[1]} id="{heading_id(m[2])}">{m[2]}</h{m[1]}>',
-            body,
-        )
-        body = re.sub(r'<a href="(?P<url>[^"]*)">(?P<text>.*?)</a>', link, body, flags=re.DOTALL)
-        title = re.search(r"<h1[^>]*>(.*?)</h1>", body)
-        (out / (Path(name).stem + ".html")).write_text(
-            f"""<!DOCTYPE html>
-<html lang="en">
-<head>
-  <meta charset="utf-8">
-  <title>{re.sub(r"<[^>]+>", "", title[1]) if title else html.escape(name)}</title>
-  {mathjax_head(mathjax_url)}
-  {course_fonts.style_tag()}
-  <style>
-    body {{ max-width: 52rem; margin: 2rem auto; line-height: 1.5; }}
-    table {{ border-collapse: collapse; }} td, th {{ border: 1px solid #ccc; padding: 0.3rem 0.5rem; }}
-    pre {{ background: #f5f5f5; padding: 0.6rem; overflow-x: auto; }}
-  </style>
-</head>
-<body>
-<p><a href="index.html">Course index</a></p>
-{body}
-</body>
-</html>
-""",
-            encoding="utf-8",
-        )
-    return documents
-
-
-def build(out: Path = OUT, folder: Path = NOTEBOOKS, on_page: Callable[[Path], None] | None = None) -> Path:
-    """Build the site into ``out``; return its index.html. ``on_page``: see ``export_course``."""
-    mathjax_url = install_mathjax(out)
-    course_fonts.install_fonts(out)
-    exporter = FastHTMLExporter(
-        template_name="lab", raw_template=with_mathjax(SITE_TEMPLATE), mathjax_url=mathjax_url
-    )
-    with_explorers = explorers_web.enable(exporter, out)
-    documents = write_documents(out, folder, mathjax_url)
-
-    def to_document_pages(page: str) -> str:
-        # A notebook's link to a document (TEACHING.md) leads to the document's page.
-        for name in documents:
-            page = page.replace(f'href="{name}', f'href="{Path(name).stem}.html')
-        return page
-
-    pages = export_course(
-        exporter,
-        out,
-        ".html",
-        folder,
-        postprocess=lambda page: with_explorers(style_page(to_document_pages(page))),
-        on_page=on_page,
-    )
-    for name in documents:
-        (out / name).unlink(missing_ok=True)  # copied as a linked file before the rewrite
-    return write_index(out, pages, COURSE_TITLE, mathjax_url, documents)
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--out", type=Path, default=OUT, help="folder to write (default: _build/site)")
-    parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help="folder of the course's notebooks")
-    args = parser.parse_args(argv)
-    index = build(args.out, args.notebooks)
-    print(f"open {index}")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -21,11 +21,13 @@ the deck's URL ``#/h/v``, and its first heading or text) and what is wrong, when
 - text is set in a font the page does not ship, or drawn from a system font, or has a character
   the shipped font lacks (see below).
 
-Every site page (index.html and one page per notebook) is opened the same way and fails on
-console errors, non-local requests, untypeset math, images without alt text, an open teacher
-note, a page that scrolls sideways and the font faults above. On a site page every interactive explorer
-(``pe_utils.explorers``) must be drawn, and redrawn when each of its sliders is moved once
-(tools/npm_packages/explorers_check.mjs).
+Every site page (index.html, one page per notebook, the teacher's guide, search.html; built by
+tools/site/build.py) is opened the same way and fails on console errors, non-local requests,
+untypeset math, images without alt text, an open teacher note, a page that scrolls sideways, the
+font faults above and a sidebar that does not link every notebook's page. With ``search`` (the
+course's: a word of notebook 12), the site's search page is opened from disk with that query and
+must find the page. On a site page every interactive explorer (``pe_utils.explorers``) must be
+drawn, and redrawn when each of its sliders is moved once (tools/npm_packages/explorers_check.mjs).
 
 The browser starts as the build begins, and each deck and page is opened as soon as it is
 written, in a few tabs at once (one more than the cores); a tab opens page after page. A deck's
@@ -78,6 +80,10 @@ import course_fonts  # noqa: E402
 import navigation  # noqa: E402
 
 ROOT = build_site.ROOT
+SITE_TOOLS = ROOT / "tools" / "site"
+SITE_BUILD = SITE_TOOLS / "build.py"  # the site's builder (Sphinx), run in a process of its own
+# The course's search check: Sphinx's index, read from disk, finds a word of notebook 12 on its page.
+SEARCH = ("timestep", "12_sinusoids_beyond_text.html")
 NPM_FOLDER = browser.NPM_FOLDER
 SCRIPT = NPM_FOLDER / "check_browser.mjs"
 BUILD = ROOT / "_build"  # without --out, each run builds into its own temporary folder here
@@ -91,7 +97,9 @@ CHECKER_FILES = [
     Path(__file__).resolve().parent / name
     for name in ("check_slides.py", "browser.py", "build_site.py", "build_slides.py", "explorers_web.py",
                  "course_fonts.py")
-] + [ROOT / "requirements.txt", NPM_FOLDER / "node_modules" / ".package-lock.json"]  # pinned, installed
+] + [SITE_TOOLS / name for name in ("build.py", "conf.py", "course_site.py", "static/course-site.css")
+] + [ROOT / "requirements.txt", ROOT / "requirements-site.txt",
+     NPM_FOLDER / "node_modules" / ".package-lock.json"]  # pinned, installed
 SIZES = ((1280, 720), (1024, 768))
 PAGE_TIMEOUT_SECONDS = 30
 TOTAL_TIMEOUT_SECONDS = 240
@@ -114,6 +122,7 @@ class Report:
     number_markup: dict[str, str] = field(default_factory=dict)
     pages: list[str] = field(default_factory=list)
     explorers: dict[str, int] = field(default_factory=dict)  # site page -> explorers checked on it
+    searches: dict[str, list[str]] = field(default_factory=dict)  # query -> the pages the site's search found
     # decks and pages not opened: unchanged since they passed (``ResultCache``)
     cached: list[str] = field(default_factory=list)
     problems: list[str] = field(default_factory=list)
@@ -169,7 +178,7 @@ class BrowserRun:
 
     def __init__(self, job: dict, timeout: float) -> None:
         self.job, self.timeout = job, timeout
-        self.sent: set[Path] = set()
+        self.sent: set[tuple[Path, str]] = set()
         self.process: subprocess.Popen | None = None
 
     def _start(self) -> None:
@@ -193,14 +202,14 @@ class BrowserRun:
             start_new_session=True,
         )
 
-    def send(self, path: Path, kind: str) -> None:
-        if path in self.sent:
+    def send(self, path: Path, kind: str, **extra: str) -> None:
+        if (path, kind) in self.sent:
             return
-        self.sent.add(path)
+        self.sent.add((path, kind))
         if self.process is None:
             self._start()
         try:
-            self.process.stdin.write(json.dumps({"path": str(path), "kind": kind}) + "\n")
+            self.process.stdin.write(json.dumps({"path": str(path), "kind": kind, **extra}) + "\n")
             self.process.stdin.flush()
         except BrokenPipeError:  # the check stopped early: finish() reports why
             pass
@@ -342,6 +351,7 @@ def check(
     screenshots: Path | None = None,
     site: bool = True,
     cache: Path | None = CACHE,
+    search: tuple[str, str] | None = None,
 ) -> Report:
     """Build the decks of ``notebooks`` (default: all) and the site into ``out``; check them.
 
@@ -352,7 +362,7 @@ def check(
     if out is None:
         BUILD.mkdir(exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="check-", dir=BUILD) as scratch:
-            return check(notebooks, size, Path(scratch), folder, screenshots, site, cache)
+            return check(notebooks, size, Path(scratch), folder, screenshots, site, cache, search)
     start = time.perf_counter()
     if screenshots is not None:
         screenshots.mkdir(parents=True, exist_ok=True)
@@ -363,33 +373,62 @@ def check(
         "timeoutMs": PAGE_TIMEOUT_SECONDS * 1000,
         "totalTimeoutMs": TOTAL_TIMEOUT_SECONDS * 1000,
         "screenshotDir": str(screenshots.resolve()) if screenshots else None,
+        # every site page's sidebar links every notebook's page
+        "sidebar": [path.stem + ".html" for path in navigation.course_notebooks(folder)] if site else None,
         "fonts": course_fonts.coverage(),  # the characters of each face the pages ship
     }
     results = ResultCache(cache, fingerprint(size, folder)) if cache and screenshots is None else None
     kept: dict[str, dict] = {}  # page -> its result from the cache
 
-    # The browser starts with the first page that is not in the cache, and checks each page as
-    # soon as it is written, while the next is built.
-    with BrowserRun(job, timeout=TOTAL_TIMEOUT_SECONDS + 30) as run:
-        def send(path: Path, kind: str) -> None:
-            found = results.get(path, kind) if results else None
-            if found is None:
-                run.send(path, kind)
-            else:
-                kept[str(path)] = found
+    # The browser starts with the first page that is not in the cache, and checks each deck as
+    # soon as it is written, while the next is built. The site (Sphinx) builds meanwhile, in a
+    # process of its own; its pages are checked once it is done.
+    site_build = subprocess.Popen(
+        [sys.executable, str(SITE_BUILD), "--out", str(out / "site"), "--notebooks", str(folder)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) if site else None
+    try:
+        with BrowserRun(job, timeout=TOTAL_TIMEOUT_SECONDS + 30) as run:
+            result, pages, decks, built = _build_and_send(
+                run, job, notebooks, out, folder, results, kept, site_build, search, start)
+    finally:
+        if site_build is not None and site_build.poll() is None:  # the decks failed: stop the site's build
+            site_build.kill()
+            site_build.wait()
+    return _report(size, run, result, kept, results, decks, pages, site, search, out, start, built)
 
-        build_slides.build(out / "slides", folder, only=notebooks, on_page=lambda deck: send(deck, "deck"))
-        asked = [path.resolve() for path in (notebooks or navigation.course_notebooks(folder))]
-        decks = [out / "slides" / (path.stem + build_slides.SUFFIX) for path in asked]
-        pages = []
-        if site:
-            site_index = build_site.build(out / "site", folder, on_page=lambda page: send(page, "page"))
-            others = sorted(page for page in (out / "site").glob("*.html") if page != site_index)
-            pages = [site_index, *others]
-            for page in pages:  # the index and the teacher's guide; the notebooks' pages are sent
-                send(page, "page")  # a page sent, or found, twice counts once
-        built = time.perf_counter()
-        result = run.finish()
+
+def _build_and_send(run, job, notebooks, out, folder, results, kept, site_build, search, start):
+    """Build the decks (and wait for the site); hand each page to ``run`` unless ``results`` kept it."""
+    def send(path: Path, kind: str) -> None:
+        found = results.get(path, kind) if results else None
+        if found is None:
+            run.send(path, kind)
+        else:
+            kept[str(path)] = found
+
+    build_slides.build(out / "slides", folder, only=notebooks, on_page=lambda deck: send(deck, "deck"))
+    asked = [path.resolve() for path in (notebooks or navigation.course_notebooks(folder))]
+    decks = [out / "slides" / (path.stem + build_slides.SUFFIX) for path in asked]
+    pages = []
+    if site_build is not None:
+        _, errors = site_build.communicate(timeout=TOTAL_TIMEOUT_SECONDS)
+        if site_build.returncode != 0:
+            raise RuntimeError(f"the site did not build (exit {site_build.returncode}):\n{errors[-3000:]}")
+        site_index = out / "site" / "index.html"
+        others = sorted(page for page in (out / "site").glob("*.html")
+                        if page not in (site_index, out / "site" / "genindex.html"))
+        pages = [site_index, *others]
+        for page in pages:  # the home page, every notebook's page, the teacher's guide, search.html
+            send(page, "page")
+        if search is not None:
+            run.send(out / "site" / "search.html", "search", query=search[0], expect=search[1])
+    built = time.perf_counter()
+    result = run.finish()
+    return result, pages, decks, built
+
+
+def _report(size, run, result, kept, results, decks, pages, site, search, out, start, built):
+    """The ``Report`` of one check from the browser's ``result`` and the results ``kept`` from the cache."""
     versions = [found["browser"] for found in kept.values()]
     report = Report(size=size, browser=result["browser"] or (versions[0] if versions else ""),
                     process_group=run.process.pid if run.process else 0, build_seconds=built - start)
@@ -415,6 +454,11 @@ def check(
             if "h" in problem:
                 where = f"slide {problem['h']}/{problem['v']} \"{problem['label']}\""
             report.problems.append(f"{name} {where}: {problem['kind']}: {problem['detail']}")
+    if site and search is not None:
+        found = result["pages"][f"{out / 'site' / 'search.html'}?q={search[0]}"]
+        report.searches[search[0]] = found.get("found", [])
+        for problem in found["problems"]:
+            report.problems.append(f"site/search.html?q={search[0]}: {problem['kind']}: {problem['detail']}")
     for page in pages:
         found = found_for(page, "page")
         report.pages.append(page.name)
@@ -446,7 +490,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     report = check(args.notebooks or None, args.size, args.out,
                    screenshots=args.screenshots, site=not args.no_site,
-                   cache=None if args.no_cache else CACHE)
+                   cache=None if args.no_cache else CACHE, search=SEARCH)
     for problem in report.problems:
         print(problem)
     print(report.summary())

@@ -45,12 +45,15 @@ _FACES_CSS = "\n".join(
 )
 # The faces, and every place the page's style sheets name a font: plain pages (body), form
 # controls (which do not inherit a font by default), JupyterLab's variables (nbconvert's lab
-# template: text, code, prompts) and reveal.js's (the theme: text, headings, code; the slide number).
+# template: text, code, prompts), reveal.js's (the theme: text, headings, code; the slide number)
+# and the site theme's (pydata-sphinx-theme, under sphinx-book-theme: text, headings, code).
 FONT_CSS = f"""{_FACES_CSS}
 :root {{ --jp-ui-font-family: {SANS_STACK}; --jp-content-font-family: {SANS_STACK};
   --jp-code-font-family-default: {MONO_STACK}; --jp-code-font-family: {MONO_STACK};
   --jp-cell-prompt-font-family: {MONO_STACK};
-  --r-main-font: {SANS_STACK}; --r-heading-font: {SANS_STACK}; --r-code-font: {MONO_STACK}; }}
+  --r-main-font: {SANS_STACK}; --r-heading-font: {SANS_STACK}; --r-code-font: {MONO_STACK};
+  --pst-font-family-base: {SANS_STACK}; --pst-font-family-heading: {SANS_STACK};
+  --pst-font-family-monospace: {MONO_STACK}; }}
 body {{ font-family: {SANS_STACK}; }}
 input, select, button, textarea {{ font-family: inherit; }}
 pre, code, kbd, samp {{ font-family: {MONO_STACK}; }}

@@ -183,7 +183,7 @@ def enable(exporter: Exporter, out: Path) -> Callable[[str], str]:
     The one hook the site and slide builders need::
 
         with_explorers = explorers_web.enable(exporter, out)
-        ... postprocess=lambda page: with_explorers(style_page(page)) ...
+        ... postprocess=lambda page: with_explorers(page) ...
 
     vega, vega-lite and vega-embed are copied into ``out/vega`` when the first page with an
     explorer is written (a build without explorers copies nothing).

@@ -4,9 +4,11 @@
 //   node check_browser.mjs JOB.json < PAGES
 //
 // JOB.json: {"width": 1280, "height": 720, "tabs": 3, "userDataDir": path, "executable": path,
-//            "tmpDir": path, "timeoutMs": 30000, "totalTimeoutMs": 240000, "screenshotDir": null}
+//            "tmpDir": path, "timeoutMs": 30000, "totalTimeoutMs": 240000, "screenshotDir": null,
+//            "sidebar": [the notebooks' page names every site page's sidebar must link] or null}
 // PAGES, one JSON line per page, as tools/check_slides.py builds them: {"path": ..., "kind": "deck"}
-// or {"kind": "page"} for a site page. The browser starts at once; each page is opened as soon as
+// or {"kind": "page"} for a site page, or {"path": search.html, "kind": "search", "query": ..., "expect":
+// page name} for the site's search (reported under "path?q=query"). The browser starts at once; each page is opened as soon as
 // its line arrives, in one of `tabs` tabs; the report is printed when the input has ended and
 // every page is checked: {"browser": ..., "decks": {path: ...}, "pages": {path: ...}}.
 //
@@ -236,8 +238,9 @@ function inspectDeck(linkedSheets) {
   return { slides: slides.map(({ h, v, label, clipped }) => ({ h, v, label, clipped })), problems, notes, markup };
 }
 
-// Runs inside a site page: math typeset, images described, teacher notes collapsed.
-function inspectPage() {
+// Runs inside a site page: math typeset, images described, teacher notes collapsed, and (when
+// `sidebar` names the notebooks' pages) a sidebar that links every one of them.
+function inspectPage(sidebar) {
   const problems = [];
   const add = (kind, detail) => problems.push({ kind, detail });
   for (const error of document.querySelectorAll("mjx-merror, [data-mjx-error], .MathJax_Error")) {
@@ -250,8 +253,19 @@ function inspectPage() {
   const RAW_SUBSCRIPT = /(?<![\w$\\])[A-Za-z\u0370-\u03ff]_[A-Za-z0-9\u0370-\u03ff{]/u;
   const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-    if (node.parentElement.closest("pre, code, script, style, mjx-container, .jp-OutputArea")) continue;
+    if (node.parentElement.closest("pre, code, script, style, mjx-container, .jp-OutputArea, .cell_output")) continue;
     if (RAW_MATH.test(node.textContent) || RAW_SUBSCRIPT.test(node.textContent)) add("math", `TeX not typeset: "${node.textContent.trim().slice(0, 60)}"`);
+  }
+  if (sidebar && sidebar.length) {
+    const here = decodeURIComponent(location.pathname.split("/").pop());
+    const nav = document.querySelector("nav.bd-docs-nav");
+    const linked = new Set(nav ? [...nav.querySelectorAll("a[href]")].map((a) => {
+      const href = a.getAttribute("href").split("#")[0];
+      return href === "" ? here : decodeURIComponent(href.split("/").pop());
+    }) : []);
+    const missing = sidebar.filter((name) => !linked.has(name));
+    if (!nav) add("sidebar", "the page has no sidebar (nav.bd-docs-nav)");
+    else if (missing.length) add("sidebar", `the sidebar does not link ${missing.join(", ").slice(0, 150)}`);
   }
   for (const img of document.querySelectorAll("img")) {
     if (!img.complete || img.naturalWidth === 0) add("image", `image not loaded: ${img.src.slice(0, 60)}`);
@@ -448,6 +462,31 @@ async function openTab(browser) {
   return tab;
 }
 
+// A site's search page, opened from disk with ?q=QUERY: Sphinx's index must find the page EXPECT.
+async function search(tab, path, query, expect) {
+  const { page } = tab;
+  const faults = [];
+  tab.faults = faults;
+  try {
+    await page.goto(`${pathToFileURL(path).href}?q=${encodeURIComponent(query)}`, { waitUntil: "load", timeout: TIMEOUT });
+    await page.waitForFunction(() => /Search finished|did not match/.test(
+      (document.querySelector("#search-results .search-summary") || {}).innerText || ""), { timeout: TIMEOUT });
+    const found = await page.evaluate(() => [...document.querySelectorAll("#search-results ul.search li a")]
+      .map((a) => decodeURIComponent(a.getAttribute("href").split(/[?#]/)[0].split("/").pop())));
+    const problems = faults.slice();
+    if (!found.includes(expect)) {
+      problems.push({ kind: "search", detail: `searching "${query}" does not find ${expect} (found: ${found.join(", ").slice(0, 150) || "nothing"})` });
+    }
+    await page.goto("about:blank", { timeout: TIMEOUT });
+    return { problems, found, notes: 0 };
+  } catch (error) {
+    tab.broken = true;
+    return { problems: faults.concat([{ kind: "load", detail: String(error).slice(0, 300) }]), found: [], notes: 0 };
+  } finally {
+    tab.faults = null;
+  }
+}
+
 async function visit(tab, path, kind) {
   const { page } = tab;
   const faults = [];
@@ -483,7 +522,7 @@ async function visit(tab, path, kind) {
       const sheets = await page.evaluate(() => [...document.styleSheets].map((sheet) => sheet.href));
       result = await page.evaluate(inspectDeck, linkedSheetsWithHas(sheets));
     } else {
-      result = await page.evaluate(inspectPage);
+      result = await page.evaluate(inspectPage, job.sidebar ?? null);
       // Each interactive explorer: drawn, and redrawn when each of its sliders moves once.
       const explorers = await checkExplorers(page, TIMEOUT);
       result.explorers = explorers.count;
@@ -552,7 +591,11 @@ try {
         if (tab) await tab.page.close().catch(() => {});
         tab = await openTab(browser);
       }
-      (next.kind === "deck" ? report.decks : report.pages)[next.path] = await visit(tab, next.path, next.kind);
+      if (next.kind === "search") {
+        report.pages[`${next.path}?q=${next.query}`] = await search(tab, next.path, next.query, next.expect);
+      } else {
+        (next.kind === "deck" ? report.decks : report.pages)[next.path] = await visit(tab, next.path, next.kind);
+      }
     }
     if (tab) await tab.page.close().catch(() => {});
   };
