@@ -118,6 +118,7 @@ lab: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 test: lint $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
