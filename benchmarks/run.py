@@ -141,8 +141,11 @@ def reference_draws(
 def measure_r(label: str = "R") -> list[float]:
     """Measure R's draws and print them, their median and the load; return the draws."""
     draws = reference_draws()
-    print(f"{label} = {statistics.median(draws):.2f} s, median of {len(draws)} "
-          f"({', '.join(f'{draw:.2f}' for draw in draws)} s; {load()})", flush=True)
+    print(
+        f"{label} = {statistics.median(draws):.2f} s, median of {len(draws)} "
+        f"({', '.join(f'{draw:.2f}' for draw in draws)} s; {load()})",
+        flush=True,
+    )
     return draws
 
 
@@ -335,8 +338,17 @@ def bench_notebooks(r: float) -> dict[str, object]:
     print(f"\n## Notebooks under nbval: {len(paths)}, one after the other, in this checkout")
     if not paths:
         return {}
-    command = [sys.executable, "-m", "pytest", "-p", "no:xdist", "-q", "--durations=0", "--durations-min=0",
-               *(str(path.relative_to(ROOT)) for path in paths)]
+    command = [
+        sys.executable,
+        "-m",
+        "pytest",
+        "-p",
+        "no:xdist",
+        "-q",
+        "--durations=0",
+        "--durations-min=0",
+        *(str(path.relative_to(ROOT)) for path in paths),
+    ]
     env = {key: value for key, value in os.environ.items() if key != "MPLBACKEND"}  # as `make test`
     print(f"$ {' '.join(['python', *command[1:4]])} ... notebooks/*.ipynb  ({load()})")
     completed = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, env=env)
@@ -354,8 +366,10 @@ def bench_notebooks(r: float) -> dict[str, object]:
     failed = completed.returncode != 0
     last = completed.stdout.strip().splitlines()[-1] if completed.stdout.strip() else ""
     print(f"exit code {completed.returncode}: {last}")
-    print("cells = every cell's run, after kernel start; budget: "
-          f"{NOTEBOOK_SECONDS:.0f} s, {TRAINING_NOTEBOOK_SECONDS:.0f} s for a notebook that trains")
+    print(
+        "cells = every cell's run, after kernel start; budget: "
+        f"{NOTEBOOK_SECONDS:.0f} s, {TRAINING_NOTEBOOK_SECONDS:.0f} s for a notebook that trains"
+    )
     print("every time in seconds, then as a multiple of R")
 
     def both(seconds: float) -> str:
@@ -373,8 +387,10 @@ def bench_notebooks(r: float) -> dict[str, object]:
         mark = "" if total <= budget else "  OVER"
         if total > budget:
             over.append(name)
-        print(f"{name[:42]:<42} {both(kernel.get(name, 0.0))} {both(total)} {budget:6.1f}s {both(first)} "
-              f"{both(slowest[0])} ({slowest[1]}){mark}")
+        print(
+            f"{name[:42]:<42} {both(kernel.get(name, 0.0))} {both(total)} {budget:6.1f}s {both(first)} "
+            f"{both(slowest[0])} ({slowest[1]}){mark}"
+        )
     all_cells = sum(seconds for timed in cells.values() for seconds, _ in timed)
     print(f"{'total':<42} {both(sum(kernel.values()))} {both(all_cells)}")
     return {"notebooks over": over, "notebooks failed": failed, "notebook count": len(paths)}
@@ -486,15 +502,18 @@ def bench_protocol() -> dict[str, object]:
     with set_up_clone("bench-protocol-") as (clone, env, setup):
         before = measure_r("R before make test")
         seconds, code, summary = timed_make(["test"], clone, env)
-        print(f"make test, cold (no _build/): {seconds:.1f} s  exit {code}  ({load()})  {summary}",
-              flush=True)
+        print(
+            f"make test, cold (no _build/): {seconds:.1f} s  exit {code}  ({load()})  {summary}", flush=True
+        )
         after = measure_r("R after make test ")
     r = statistics.median(before + after)
     print(f"R = {r:.2f} s, median of all {len(before + after)} draws")
     print(f"make setup:       {in_r(setup, r)}")
     r_before, r_after = statistics.median(before), statistics.median(after)
-    print(f"make test, cold:  {in_r(seconds, r)}  (in R before it: {seconds / r_before:.1f} R; "
-          f"in R after it: {seconds / r_after:.1f} R)")
+    print(
+        f"make test, cold:  {in_r(seconds, r)}  (in R before it: {seconds / r_before:.1f} R; "
+        f"in R after it: {seconds / r_after:.1f} R)"
+    )
     return {"cold": seconds, "cold ok": code == 0, "r": r}
 
 
@@ -505,8 +524,13 @@ def bench_lab(r: float) -> dict[str, object]:
     with tempfile.TemporaryDirectory(prefix="bench-lab-") as scratch:
         clone = fresh_clone(Path(scratch) / "course")
         process = subprocess.Popen(
-            ["make", "lab", "LAB_ARGS=--no-browser"], cwd=clone, env=user_env(Path(scratch)),
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+            ["make", "lab", "LAB_ARGS=--no-browser"],
+            cwd=clone,
+            env=user_env(Path(scratch)),
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            start_new_session=True,
         )
         start, seconds, deadline = time.perf_counter(), None, time.monotonic() + 600
         selector = selectors.DefaultSelector()
@@ -576,56 +600,75 @@ def report_targets(results: dict[str, object], r: float) -> None:
     if "notebooks over" in results:
         over, failed = results["notebooks over"], results["notebooks failed"]
         detail = (f"over: {', '.join(over)}" if over else "all within") + (", nbval FAILED" if failed else "")
-        print(f"{mark(not over and not failed)} each notebook's cells under nbval ≤ {NOTEBOOK_SECONDS:.0f} s "
-              f"({TRAINING_NOTEBOOK_SECONDS:.0f} s if it trains): {detail}")
+        print(
+            f"{mark(not over and not failed)} each notebook's cells under nbval ≤ {NOTEBOOK_SECONDS:.0f} s "
+            f"({TRAINING_NOTEBOOK_SECONDS:.0f} s if it trains): {detail}"
+        )
     # The test command's budget grows with the course: scaled by notebooks (issue 20).
     scale = count / BUDGET_NOTEBOOKS
     test_budget = BUDGETS["test"] * scale
     clone_budget = BUDGETS["clone"] - BUDGETS["test"] + test_budget
     if "cold" in results:
         ok = results["cold"] <= COLD_TEST_R * r and results["cold ok"]
-        print(f"{mark(ok)} `make test` cold, as CI runs it: {in_r(results['cold'], r)}; "
-              f"limit {COLD_TEST_R:.0f} R (the guide)")
+        print(
+            f"{mark(ok)} `make test` cold, as CI runs it: {in_r(results['cold'], r)}; "
+            f"limit {COLD_TEST_R:.0f} R (the guide)"
+        )
     if "test" in results:
         ok = results["test"] <= test_budget and results["test ok"]
         cold, warm = results["test runs"]
-        print(f"{mark(ok)} `make test` after set-up, median of 2: {in_r(results['test'], r)} "
-              f"(cold {cold:.1f} s, warm {in_r(warm, r)}); budget {BUDGETS['test']:.0f} s for "
-              f"{BUDGET_NOTEBOOKS} notebooks, {test_budget:.0f} s scaled to {count}")
+        print(
+            f"{mark(ok)} `make test` after set-up, median of 2: {in_r(results['test'], r)} "
+            f"(cold {cold:.1f} s, warm {in_r(warm, r)}); budget {BUDGETS['test']:.0f} s for "
+            f"{BUDGET_NOTEBOOKS} notebooks, {test_budget:.0f} s scaled to {count}"
+        )
     if "clone" in results:
         ok = results["clone"] <= clone_budget and results["clone ok"]
-        print(f"{mark(ok)} fresh clone to green: {in_r(results['clone'], r)}; "
-              f"budget {BUDGETS['clone']:.0f} s for {BUDGET_NOTEBOOKS} notebooks, "
-              f"{clone_budget:.0f} s scaled to {count}")
+        print(
+            f"{mark(ok)} fresh clone to green: {in_r(results['clone'], r)}; "
+            f"budget {BUDGETS['clone']:.0f} s for {BUDGET_NOTEBOOKS} notebooks, "
+            f"{clone_budget:.0f} s scaled to {count}"
+        )
     if "browser" in results:
-        print(f"{mark(results['browser'] <= BROWSER_SECONDS and results['browser ok'])} the browser check, "
-              f"{count} decks and the site: {in_r(results['browser'], r)} cold, "
-              f"{in_r(results['browser warm'], r)} with every page unchanged; target {BROWSER_SECONDS:.0f} s")
+        print(
+            f"{mark(results['browser'] <= BROWSER_SECONDS and results['browser ok'])} the browser check, "
+            f"{count} decks and the site: {in_r(results['browser'], r)} cold, "
+            f"{in_r(results['browser warm'], r)} with every page unchanged; target {BROWSER_SECONDS:.0f} s"
+        )
     if "lab" in results:
         seconds = results["lab"]
         ok = seconds is not None and seconds <= BUDGETS["lab"] and not results["lab npm"]
         shown = "no URL" if seconds is None else in_r(seconds, r)
-        print(f"{mark(ok)} `make lab` from a fresh clone to its URL: {shown}, "
-              f"{'npm packages installed' if results['lab npm'] else 'no npm package, no browser'}; "
-              f"budget {BUDGETS['lab']:.0f} s")
+        print(
+            f"{mark(ok)} `make lab` from a fresh clone to its URL: {shown}, "
+            f"{'npm packages installed' if results['lab npm'] else 'no npm package, no browser'}; "
+            f"budget {BUDGETS['lab']:.0f} s"
+        )
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="fewer sizes and repeats; implies --skip-tests and --skip-lab")
+    parser.add_argument(
+        "--quick", action="store_true", help="fewer sizes and repeats; implies --skip-tests and --skip-lab"
+    )
     parser.add_argument("--repeats", type=int, default=None, help="timing repeats (default 7, quick 3)")
-    for part, what in (("builders", "the table builders"), ("accuracy", "the builders' accuracy"),
-                       ("notebooks", "each notebook under nbval"),
-                       ("browser", "the browser check of every deck and site page"),
-                       ("tests", "`make setup` in a fresh clone, then `make test` twice (cold, then warm)"),
-                       ("lab", "`make lab` in a fresh clone")):
+    for part, what in (
+        ("builders", "the table builders"),
+        ("accuracy", "the builders' accuracy"),
+        ("notebooks", "each notebook under nbval"),
+        ("browser", "the browser check of every deck and site page"),
+        ("tests", "`make setup` in a fresh clone, then `make test` twice (cold, then warm)"),
+        ("lab", "`make lab` in a fresh clone"),
+    ):
         parser.add_argument(f"--skip-{part}", action="store_true", help=f"do not measure {what}")
     only = parser.add_mutually_exclusive_group()
     only.add_argument("--r-only", action="store_true", help="measure and print R only")
-    only.add_argument("--protocol", action="store_true",
-                      help="only the guide's protocol: a fresh clone of HEAD, `make setup`, then `make test` "
-                           "cold, in seconds and in R (R measured just before and just after it)")
+    only.add_argument(
+        "--protocol",
+        action="store_true",
+        help="only the guide's protocol: a fresh clone of HEAD, `make setup`, then `make test` "
+        "cold, in seconds and in R (R measured just before and just after it)",
+    )
     args = parser.parse_args(argv)
     repeats = args.repeats or (3 if args.quick else 7)
     flags = [flag for flag in ("quick", "r_only", "protocol") if getattr(args, flag)]
@@ -639,8 +682,10 @@ def main(argv: list[str] | None = None) -> int:
         report_targets(results, results["r"])
         return 0 if results["cold ok"] else 1
     r = statistics.median(measure_r())
-    print(f"Shared machines make timings noisy: a builder's time is the minimum of {repeats} repeats "
-          "(compare ratios, not times); each command's time is printed with the load average.")
+    print(
+        f"Shared machines make timings noisy: a builder's time is the minimum of {repeats} repeats "
+        "(compare ratios, not times); each command's time is printed with the load average."
+    )
     results: dict[str, object] = {}
     if not args.skip_builders:
         results |= bench_builders(QUICK_SIZES if args.quick else FULL_SIZES, repeats, r)

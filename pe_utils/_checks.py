@@ -27,14 +27,12 @@ def check_d_model(d_model: Any, name: str = "d_model") -> int:
     """Return ``d_model`` as an ``int`` if it is a positive even integer."""
     if not _is_integer(d_model):
         raise TypeError(
-            f"{name} must be a positive even integer, got {d_model!r} "
-            f"of type {type(d_model).__name__}"
+            f"{name} must be a positive even integer, got {d_model!r} of type {type(d_model).__name__}"
         )
     d_model = int(d_model)
     if d_model <= 0 or d_model % 2:
         raise ValueError(
-            f"{name} must be a positive even integer (one sin and one cos per pair), "
-            f"got {d_model}"
+            f"{name} must be a positive even integer (one sin and one cos per pair), got {d_model}"
         )
     return d_model
 
@@ -43,8 +41,7 @@ def check_count(value: Any, name: str) -> int:
     """Return ``value`` as an ``int`` if it is a non-negative integer."""
     if not _is_integer(value):
         raise TypeError(
-            f"{name} must be a non-negative integer, got {value!r} "
-            f"of type {type(value).__name__}"
+            f"{name} must be a non-negative integer, got {value!r} of type {type(value).__name__}"
         )
     if value < 0:
         raise ValueError(f"{name} must be a non-negative integer, got {value}")
@@ -116,9 +113,7 @@ def check_float_dtype(dtype: Any, name: str = "dtype") -> np.dtype:
     except TypeError as error:
         raise TypeError(f"{name} must be a floating-point dtype, got {dtype!r}") from error
     if not np.issubdtype(resolved, np.floating):
-        raise TypeError(
-            f"{name} must be a floating-point dtype such as np.float64, got {resolved}"
-        )
+        raise TypeError(f"{name} must be a floating-point dtype such as np.float64, got {resolved}")
     return resolved
 
 
@@ -131,8 +126,10 @@ def check_real_array(values: Any, name: str) -> np.ndarray:
             f"{name} must be a rectangular array of real numbers (rows of equal length)"
         ) from None
     is_real = np.issubdtype(array.dtype, np.integer) or np.issubdtype(array.dtype, np.floating)
-    if array.dtype == object and array.size and all(
-        isinstance(item, int) and not isinstance(item, bool) for item in array.flat
+    if (
+        array.dtype == object
+        and array.size
+        and all(isinstance(item, int) and not isinstance(item, bool) for item in array.flat)
     ):
         # Python ints beyond int64 (say 2**70) are real numbers too: take them as floats.
         try:

@@ -421,9 +421,7 @@ def encoder_block(X: Any, weights: EncoderWeights, *, causal: bool = False) -> n
     if W_v.shape != (d, d):
         raise ValueError(f"weights.W_v must be square (d_model × d_model), got shape {W_v.shape}")
     if X.shape[1] != d:
-        raise ValueError(
-            f"X must have {d} columns to match the weights (d_model = {d}), got shape {X.shape}"
-        )
+        raise ValueError(f"X must have {d} columns to match the weights (d_model = {d}), got shape {X.shape}")
     attended = self_attention(X, weights.W_q, weights.W_k, weights.W_v, causal=causal)
     hidden = layer_norm(X + attended, weights.gain_1, weights.bias_1)
     transformed = feed_forward(hidden, weights.W_1, weights.b_1, weights.W_2, weights.b_2)

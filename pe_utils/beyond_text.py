@@ -150,7 +150,10 @@ def timestep_frequencies(
     max_period = check_positive_real(max_period, "max_period")
     half = dim // 2
     _check_grid(
-        half, shift, max_period, names=("dim // 2", "downscale_freq_shift", "max_period"),
+        half,
+        shift,
+        max_period,
+        names=("dim // 2", "downscale_freq_shift", "max_period"),
         zero_hint="Use a larger dim or another shift (0 for guided-diffusion / Stable Diffusion)",
     )
     check_table_size((half,), np.float64, name="frequencies")
@@ -216,7 +219,11 @@ def timestep_embedding(
     check_table_size((timesteps.size, dim), np.float64, name="timestep embedding")
     omega = timestep_frequencies(dim, downscale_freq_shift=downscale_freq_shift, max_period=max_period)
     return sinusoid_table(
-        timesteps, omega, angle_scale=scale, first="cos" if flip else "sin", nesting=("trig", "frequency"),
+        timesteps,
+        omega,
+        angle_scale=scale,
+        first="cos" if flip else "sin",
+        nesting=("trig", "frequency"),
         pad=dim % 2,
         angle_description="scale · timesteps · frequency",
     )
@@ -436,7 +443,11 @@ def nerf_encoding(
     scale = np.pi if pi else 1.0
     flat = points.reshape(-1, coords)
     table = sinusoid_table(
-        flat, octaves, angle_scale=scale, nesting=("frequency", "trig", "axis"), include_input=include_input,
+        flat,
+        octaves,
+        angle_scale=scale,
+        nesting=("frequency", "trig", "axis"),
+        include_input=include_input,
         angle_description=f"{'π · ' if pi else ''}points · octaves up to 2^{n_frequencies - 1}",
     )
     return table.reshape(points.shape[:-1] + (table.shape[-1],))
@@ -726,8 +737,13 @@ def geometric_frequencies(n_frequencies: int, *, base: float = 10000.0, shift: f
     n_frequencies = check_positive_count(n_frequencies, "n_frequencies")
     base = check_base(base)
     shift = _check_real(shift, "shift")
-    _check_grid(n_frequencies, shift, base, names=("n_frequencies", "shift", "base"),
-                zero_hint="Use shift 0 (the paper's grid) or 1 (tensor2tensor's)")
+    _check_grid(
+        n_frequencies,
+        shift,
+        base,
+        names=("n_frequencies", "shift", "base"),
+        zero_hint="Use shift 0 (the paper's grid) or 1 (tensor2tensor's)",
+    )
     check_table_size((n_frequencies,), np.float64, name="frequencies")
     return base ** (-np.arange(n_frequencies, dtype=np.float64) / (n_frequencies - shift))
 
@@ -941,10 +957,15 @@ class Convention:
 
     def __post_init__(self) -> None:
         axes = self.axes
-        if (not isinstance(axes, tuple) or not 1 <= len(axes) <= 3 or len(set(axes)) != len(axes)
-                or any(axis not in _AXIS_COLUMNS for axis in axes)):
-            _refuse("axes", "a tuple of 1 to 3 different names among " + ", ".join(map(repr, _AXIS_COLUMNS)),
-                    axes)
+        if (
+            not isinstance(axes, tuple)
+            or not 1 <= len(axes) <= 3
+            or len(set(axes)) != len(axes)
+            or any(axis not in _AXIS_COLUMNS for axis in axes)
+        ):
+            _refuse(
+                "axes", "a tuple of 1 to 3 different names among " + ", ".join(map(repr, _AXIS_COLUMNS)), axes
+            )
         if self.grid not in FREQUENCY_GRIDS:
             _refuse("grid", "one of " + ", ".join(map(repr, FREQUENCY_GRIDS)), self.grid)
         if self.grid == "geometric":
@@ -954,9 +975,13 @@ class Convention:
             _refuse("base and shift", 'None for grid "octaves"', (self.base, self.shift))
         nestings = NESTINGS + ((("trig", "frequency"), ("frequency", "trig")) if len(axes) == 1 else ())
         if not isinstance(self.nesting, tuple) or self.nesting not in nestings:
-            _refuse("nesting", "an order of " + ", ".join(map(repr, NESTING_NAMES))
-                    + (" (or of 'trig' and 'frequency', for one axis)" if len(axes) == 1 else ""),
-                    self.nesting)
+            _refuse(
+                "nesting",
+                "an order of "
+                + ", ".join(map(repr, NESTING_NAMES))
+                + (" (or of 'trig' and 'frequency', for one axis)" if len(axes) == 1 else ""),
+                self.nesting,
+            )
         if self.first not in ("sin", "cos"):
             _refuse("first", "'sin' or 'cos'", self.first)
         if not isinstance(self.angle_scale, float) or not self.angle_scale > 0:
@@ -965,9 +990,13 @@ class Convention:
             if not isinstance(getattr(self, flag), bool):
                 _refuse(flag, "True or False", getattr(self, flag))
         if (self.base_size is None) != (self.interpolation_scale is None) or (
-                self.base_size is not None and len(axes) != 2):
-            _refuse("base_size and interpolation_scale", "both None, or both floats for two axes",
-                    (self.base_size, self.interpolation_scale))
+            self.base_size is not None and len(axes) != 2
+        ):
+            _refuse(
+                "base_size and interpolation_scale",
+                "both None, or both floats for two axes",
+                (self.base_size, self.interpolation_scale),
+            )
         for text in ("call", "source"):
             if not isinstance(getattr(self, text), str) or not getattr(self, text):
                 _refuse(text, "a non-empty string", getattr(self, text))
@@ -1127,7 +1156,7 @@ def rosetta_encoding(name: str, positions: Any, d_model: int, *, grid_shape: Any
             )
     elif positions.ndim != 2 or positions.shape[1] != needed:
         raise ValueError(
-            f'positions must have shape (n, {needed}) (columns {", ".join(sorted(setting.axes))}) for '
+            f"positions must have shape (n, {needed}) (columns {', '.join(sorted(setting.axes))}) for "
             f'convention "{name}", got shape {positions.shape}'
         )
     angle_scale: Any = setting.angle_scale
@@ -1138,9 +1167,7 @@ def rosetta_encoding(name: str, positions: Any, d_model: int, *, grid_shape: Any
                 f"base_size over the grid's size), got {grid_shape!r}"
             )
         height, width = check_count(grid_shape[0], "grid_shape"), check_count(grid_shape[1], "grid_shape")
-        scale_x, scale_y = _position_scales(
-            height, width, setting.base_size, setting.interpolation_scale
-        )
+        scale_x, scale_y = _position_scales(height, width, setting.base_size, setting.interpolation_scale)
         angle_scale = [scale_x, scale_y] if setting.axes == ("x", "y") else [scale_y, scale_x]
     elif grid_shape is not None:
         raise ValueError(f'grid_shape is used only by convention "diffusers_2d", not "{name}"; leave it out')
@@ -1161,8 +1188,13 @@ def rosetta_encoding(name: str, positions: Any, d_model: int, *, grid_shape: Any
     if n_axes > 1:
         positions = positions[:, [_AXIS_COLUMNS[axis] for axis in setting.axes]]
     return sinusoid_table(
-        positions, omega, angle_scale=angle_scale, first=setting.first,
-        nesting=setting.nesting, include_input=setting.include_input, pad=pad,
+        positions,
+        omega,
+        angle_scale=angle_scale,
+        first=setting.first,
+        nesting=setting.nesting,
+        include_input=setting.include_input,
+        pad=pad,
     )
 
 

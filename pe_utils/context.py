@@ -266,7 +266,7 @@ def _check_seq_len(seq_len: Any, rule: dict[str, Any] | None) -> int | None:
     if seq_len is None:
         if needs:
             raise ValueError(
-                f'seq_len is required for scaling rope_type {rule["rope_type"]!r}: its frequencies '
+                f"seq_len is required for scaling rope_type {rule['rope_type']!r}: its frequencies "
                 "depend on the current length n (pass seq_len=n)"
             )
         return None

@@ -68,21 +68,33 @@ CONVENTIONS: dict[str, Convention] = {
     convention.name: convention
     for convention in (
         Convention(
-            "vaswani2017", "interleaved", "d/2", 0,
+            "vaswani2017",
+            "interleaved",
+            "d/2",
+            0,
             "Vaswani et al. 2017, section 3.5; e.g. pytorch/tutorials "
             "beginner_source/transformer_tutorial.py PositionalEncoding",
         ),
         Convention(
-            "tensor2tensor", "concatenated", "d/2-1", 0,
+            "tensor2tensor",
+            "concatenated",
+            "d/2-1",
+            0,
             "tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py get_timing_signal_1d",
         ),
         Convention(
-            "fairseq", "concatenated", "d/2-1", 2,
+            "fairseq",
+            "concatenated",
+            "d/2-1",
+            2,
             "facebookresearch/fairseq fairseq/modules/sinusoidal_positional_embedding.py "
             "with make_positions (fairseq/utils.py); default padding index 1, so p starts at 2",
         ),
         Convention(
-            "marian", "concatenated", "d/2", 0,
+            "marian",
+            "concatenated",
+            "d/2",
+            0,
             "huggingface/transformers src/transformers/models/marian/modeling_marian.py "
             "MarianSinusoidalPositionalEmbedding",
         ),

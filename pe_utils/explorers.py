@@ -139,14 +139,19 @@ def _chart(description: str, params: list[dict[str, Any]], **body: Any) -> dict[
 def _calc(expression: str, name: str) -> dict[str, str]:
     return {"calculate": expression, "as": name}
 
-def _unit_circle(axis_x: dict[str, Any], axis_y: dict[str, Any],
-                 fields: tuple[str, str] = ("x", "y")) -> dict[str, Any]:
+
+def _unit_circle(
+    axis_x: dict[str, Any], axis_y: dict[str, Any], fields: tuple[str, str] = ("x", "y")
+) -> dict[str, Any]:
     """A Vega-Lite layer: the unit circle as a thin grey line, on the axes ``axis_x``, ``axis_y``."""
     x, y = fields
     return {
         "data": {"sequence": {"start": 0, "stop": 121, "as": "t"}},
-        "transform": [_calc("2 * PI * datum.t / 120", "angle"), _calc("cos(datum.angle)", x),
-                      _calc("sin(datum.angle)", y)],
+        "transform": [
+            _calc("2 * PI * datum.t / 120", "angle"),
+            _calc("cos(datum.angle)", x),
+            _calc("sin(datum.angle)", y),
+        ],
         "mark": {"type": "line", "color": "#bbbbbb", "strokeWidth": 1},
         "encoding": {"x": axis_x, "y": axis_y, "order": {"field": "t", "type": "quantitative"}},
     }
@@ -160,20 +165,27 @@ def _orbit(count: int, omega: str, title: str, fields: tuple[str, str] = ("x", "
     x, y = fields
     return {
         "data": {"sequence": {"start": 0, "stop": count, "as": "q"}},
-        "transform": [_calc(omega, "omega"), _calc("cos(datum.q * datum.omega)", x),
-                      _calc("sin(datum.q * datum.omega)", y)],
+        "transform": [
+            _calc(omega, "omega"),
+            _calc("cos(datum.q * datum.omega)", x),
+            _calc("sin(datum.q * datum.omega)", y),
+        ],
         "mark": {"type": "circle", "color": "#999999", "size": 22},
-        "encoding": {"x": {"field": x, "type": "quantitative"}, "y": {"field": y, "type": "quantitative"},
-                     "tooltip": [{"field": "q", "title": title}]},
+        "encoding": {
+            "x": {"field": x, "type": "quantitative"},
+            "y": {"field": y, "type": "quantitative"},
+            "tooltip": [{"field": "q", "title": title}],
+        },
     }
-
 
 
 def _check_range(value: Any, name: str, low: float, high: float, *, integer: bool = False) -> float:
     """``value`` as a number if it is a real (an integer if ``integer``) in ``[low, high]``."""
     kind = "an integer" if integer else "a real number"
-    ok_type = _is_integer(value) if integer else (
-        isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(float(value))
+    ok_type = (
+        _is_integer(value)
+        if integer
+        else (isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(float(value)))
     )
     if not ok_type:
         raise TypeError(f"{name} must be {kind} from {low:g} to {high:g}, got {value!r}")
@@ -376,62 +388,110 @@ def rotation_explorer(
         _calc("cos(datum.theta) * datum.sin_p + sin(datum.theta) * datum.cos_p", "sin_image"),
         _calc("-sin(datum.theta) * datum.sin_p + cos(datum.theta) * datum.cos_p", "cos_image"),
         # Labels sit inside the circle, on the point's radius, out of the arc's way.
-        _calc("0.72 * datum.cos_p", "x_label_p"), _calc("0.72 * datum.sin_p", "y_label_p"),
-        _calc("0.72 * datum.cos_image", "x_label_image"), _calc("0.72 * datum.sin_image", "y_label_image"),
+        _calc("0.72 * datum.cos_p", "x_label_p"),
+        _calc("0.72 * datum.sin_p", "y_label_p"),
+        _calc("0.72 * datum.cos_image", "x_label_image"),
+        _calc("0.72 * datum.sin_image", "y_label_image"),
     ]
     ticks = {"values": [-1, -0.5, 0, 0.5, 1]}
-    axis_x = {"field": "x", "type": "quantitative", "scale": {"domain": [-1.45, 1.45]}, "axis": ticks,
-              "title": "cos(p ωᵢ)   (dimension 2i+1)"}
-    axis_y = {"field": "y", "type": "quantitative", "scale": {"domain": [-1.45, 1.45]}, "axis": ticks,
-              "title": "sin(p ωᵢ)   (dimension 2i)"}
+    axis_x = {
+        "field": "x",
+        "type": "quantitative",
+        "scale": {"domain": [-1.45, 1.45]},
+        "axis": ticks,
+        "title": "cos(p ωᵢ)   (dimension 2i+1)",
+    }
+    axis_y = {
+        "field": "y",
+        "type": "quantitative",
+        "scale": {"domain": [-1.45, 1.45]},
+        "axis": ticks,
+        "title": "sin(p ωᵢ)   (dimension 2i)",
+    }
     circle = _unit_circle(axis_x, axis_y)
     positions = _orbit(orbit, omega, "position")
     # The turn from p to p + k: a spiral just outside the circle (one more lap, a little further
     # out, for every full turn), ending in an arrowhead that points the way it turns.
-    spiral = [_calc(omega, "omega"), _calc("(p + k * datum.u / 120) * datum.omega", "angle"),
-              _calc("1.1 + 0.05 * abs(k * datum.omega) * datum.u / 120 / (2 * PI)", "radius"),
-              _calc("datum.radius * cos(datum.angle)", "x"), _calc("datum.radius * sin(datum.angle)", "y")]
+    spiral = [
+        _calc(omega, "omega"),
+        _calc("(p + k * datum.u / 120) * datum.omega", "angle"),
+        _calc("1.1 + 0.05 * abs(k * datum.omega) * datum.u / 120 / (2 * PI)", "radius"),
+        _calc("datum.radius * cos(datum.angle)", "x"),
+        _calc("datum.radius * sin(datum.angle)", "y"),
+    ]
     arc = {
         "data": {"sequence": {"start": 0, "stop": 121, "as": "u"}},
         "transform": spiral,
         "mark": {"type": "line", "color": "#d62728", "strokeWidth": 2, "clip": True},
-        "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
-                     "order": {"field": "u", "type": "quantitative"}},
+        "encoding": {
+            "x": {"field": "x", "type": "quantitative"},
+            "y": {"field": "y", "type": "quantitative"},
+            "order": {"field": "u", "type": "quantitative"},
+        },
     }
     arrow = {
         "data": {"sequence": {"start": 120, "stop": 121, "as": "u"}},
         # Vega's angle runs clockwise from "up"; moving counter-clockwise at angle φ heads to −φ.
         "transform": [*spiral, _calc("(k >= 0 ? 0 : 180) - datum.angle * 180 / PI", "heading")],
-        "mark": {"type": "point", "shape": "triangle-up", "filled": True, "color": "#d62728", "size": 90,
-                 "opacity": 1},
-        "encoding": {"x": {"field": "x", "type": "quantitative"}, "y": {"field": "y", "type": "quantitative"},
-                     "angle": {"field": "heading", "type": "quantitative", "scale": None}},
+        "mark": {
+            "type": "point",
+            "shape": "triangle-up",
+            "filled": True,
+            "color": "#d62728",
+            "size": 90,
+            "opacity": 1,
+        },
+        "encoding": {
+            "x": {"field": "x", "type": "quantitative"},
+            "y": {"field": "y", "type": "quantitative"},
+            "angle": {"field": "heading", "type": "quantitative", "scale": None},
+        },
     }
     point_data = {"sequence": {"start": 0, "stop": 1, "as": "row"}}
     start = {
         "data": point_data,
         "transform": point_transforms,
         "layer": [
-            {"mark": {"type": "circle", "color": "#1f77b4", "size": 120, "opacity": 1},
-             "encoding": {"x": {"field": "cos_p", "type": "quantitative"},
-                          "y": {"field": "sin_p", "type": "quantitative"}}},
-            {"mark": {"type": "circle", "color": "#d62728", "size": 120, "opacity": 1},
-             "encoding": {"x": {"field": "cos_image", "type": "quantitative"},
-                          "y": {"field": "sin_image", "type": "quantitative"}}},
-            {"mark": {"type": "text", "color": "#1f77b4", "fontSize": 13, "text": "PE(p)", "dy": -9},
-             "encoding": {"x": {"field": "x_label_p", "type": "quantitative"},
-                          "y": {"field": "y_label_p", "type": "quantitative"}}},
-            {"mark": {"type": "text", "color": "#d62728", "fontSize": 13, "text": "Tₖ PE(p)", "dy": 9},
-             "encoding": {"x": {"field": "x_label_image", "type": "quantitative"},
-                          "y": {"field": "y_label_image", "type": "quantitative"}}},
+            {
+                "mark": {"type": "circle", "color": "#1f77b4", "size": 120, "opacity": 1},
+                "encoding": {
+                    "x": {"field": "cos_p", "type": "quantitative"},
+                    "y": {"field": "sin_p", "type": "quantitative"},
+                },
+            },
+            {
+                "mark": {"type": "circle", "color": "#d62728", "size": 120, "opacity": 1},
+                "encoding": {
+                    "x": {"field": "cos_image", "type": "quantitative"},
+                    "y": {"field": "sin_image", "type": "quantitative"},
+                },
+            },
+            {
+                "mark": {"type": "text", "color": "#1f77b4", "fontSize": 13, "text": "PE(p)", "dy": -9},
+                "encoding": {
+                    "x": {"field": "x_label_p", "type": "quantitative"},
+                    "y": {"field": "y_label_p", "type": "quantitative"},
+                },
+            },
+            {
+                "mark": {"type": "text", "color": "#d62728", "fontSize": 13, "text": "Tₖ PE(p)", "dy": 9},
+                "encoding": {
+                    "x": {"field": "x_label_image", "type": "quantitative"},
+                    "y": {"field": "y_label_image", "type": "quantitative"},
+                },
+            },
         ],
     }
     return Explorer(
         _chart(
             description,
             params,
-            title={"text": {"expr": f"'pair i = ' + i + ', ωᵢ = ' + format({omega}, '.4f') + "
-                                    "': p = ' + p + ' → p + k = ' + (p + k)"}},
+            title={
+                "text": {
+                    "expr": f"'pair i = ' + i + ', ωᵢ = ' + format({omega}, '.4f') + "
+                    "': p = ' + p + ' → p + k = ' + (p + k)"
+                }
+            },
             width=300,
             height=300,
             layer=[circle, positions, arc, arrow, start],
@@ -493,8 +553,12 @@ def profile_explorer(
         ],
         "mark": {"type": "line", "color": "#1f77b4", "strokeWidth": 1.5},
         "encoding": {
-            "x": {"field": "k", "type": "quantitative", "title": "offset k = q − p",
-                  "scale": {"nice": False}},
+            "x": {
+                "field": "k",
+                "type": "quantitative",
+                "title": "offset k = q − p",
+                "scale": {"nice": False},
+            },
             "y": {"field": "f", "type": "quantitative", "title": "f(k) = PE(p)·PE(p+k)"},
             "tooltip": [{"field": "k"}, {"field": "f", "format": ".3f"}],
         },
@@ -568,30 +632,53 @@ def wavelength_explorer(
         "mark": {"type": "point", "filled": True, "size": 30},
         "encoding": {
             "x": {"field": "i", "type": "quantitative", "title": "pair i"},
-            "y": {"field": "wavelength", "type": "quantitative", "title": "wavelength λᵢ (positions)",
-                  "scale": {"type": "log"}},
-            "color": {"field": "turns", "type": "nominal", "title": "λᵢ",
-                      "scale": {"domain": ["at most L", "more than L"], "range": ["#1f77b4", "#ff7f0e"]}},
+            "y": {
+                "field": "wavelength",
+                "type": "quantitative",
+                "title": "wavelength λᵢ (positions)",
+                "scale": {"type": "log"},
+            },
+            "color": {
+                "field": "turns",
+                "type": "nominal",
+                "title": "λᵢ",
+                "scale": {"domain": ["at most L", "more than L"], "range": ["#1f77b4", "#ff7f0e"]},
+            },
             "tooltip": [{"field": "i"}, {"field": "wavelength", "format": ",.1f"}],
         },
     }
     line = {
         "data": {"sequence": {"start": 0, "stop": 1, "as": "row"}},
-        "transform": [_calc("pow(2, log2_length)", "length"),
-                      _calc("'L = ' + format(datum.length, ',')", "label")],
+        "transform": [
+            _calc("pow(2, log2_length)", "length"),
+            _calc("'L = ' + format(datum.length, ',')", "label"),
+        ],
         "encoding": {"y": {"field": "length", "type": "quantitative"}},
         "layer": [
             {"mark": {"type": "rule", "color": "#777777", "strokeDash": [4, 4]}},
-            {"mark": {"type": "text", "color": "#555555", "align": "left", "x": 4, "dy": -7, "fontSize": 11},
-             "encoding": {"text": {"field": "label"}}},
+            {
+                "mark": {
+                    "type": "text",
+                    "color": "#555555",
+                    "align": "left",
+                    "x": 4,
+                    "dy": -7,
+                    "fontSize": 11,
+                },
+                "encoding": {"text": {"field": "label"}},
+            },
         ],
     }
     return Explorer(
         _chart(
             description,
             params,
-            title={"text": {"expr": f"'d = {d_model}, base = ' + {_BASE_TEXT} + "
-                                    "', L = ' + format(pow(2, log2_length), ',')"}},
+            title={
+                "text": {
+                    "expr": f"'d = {d_model}, base = ' + {_BASE_TEXT} + "
+                    "', L = ' + format(pow(2, log2_length), ',')"
+                }
+            },
             width=480,
             height=280,
             layer=[points, line],
@@ -654,10 +741,16 @@ def scaling_explorer(
 
     for rule in ("yarn", "llama3"):
         check_scaling(
-            {"rope_type": rule, "factor": factor,
-             "original_max_position_embeddings": original_max_position_embeddings,
-             **({"beta_fast": beta_fast, "beta_slow": beta_slow} if rule == "yarn" else
-                {"low_freq_factor": low_freq_factor, "high_freq_factor": high_freq_factor})},
+            {
+                "rope_type": rule,
+                "factor": factor,
+                "original_max_position_embeddings": original_max_position_embeddings,
+                **(
+                    {"beta_fast": beta_fast, "beta_slow": beta_slow}
+                    if rule == "yarn"
+                    else {"low_freq_factor": low_freq_factor, "high_freq_factor": high_freq_factor}
+                ),
+            },
             d_model,
         )
     length = int(original_max_position_embeddings)
@@ -687,13 +780,18 @@ def scaling_explorer(
         # yarn: ramp in the pair index between low = ⌊i(beta_fast)⌋ and high = ⌈i(beta_slow)⌉.
         _calc(f"min(max(floor({pair_index(beta_fast)}), 0), {d_model - 1})", "yarn_low"),
         _calc(f"min(ceil({pair_index(beta_slow)}), {d_model - 1})", "yarn_high_raw"),
-        _calc("datum.yarn_high_raw == datum.yarn_low ? datum.yarn_high_raw + 0.001 : datum.yarn_high_raw",
-              "yarn_high"),
+        _calc(
+            "datum.yarn_high_raw == datum.yarn_low ? datum.yarn_high_raw + 0.001 : datum.yarn_high_raw",
+            "yarn_high",
+        ),
         _calc("clamp((datum.i - datum.yarn_low) / (datum.yarn_high - datum.yarn_low), 0, 1)", "ramp"),
         _calc("datum.omega / s * datum.ramp + datum.omega * (1 - datum.ramp)", "omega_yarn"),
         # llama3: keep λ < L/β, divide λ > L/α by s, interpolate in L/λ between.
-        _calc(f"({length} / datum.wavelength - {low_freq_factor!r}) "
-              f"/ ({high_freq_factor!r} - {low_freq_factor!r})", "smooth"),
+        _calc(
+            f"({length} / datum.wavelength - {low_freq_factor!r}) "
+            f"/ ({high_freq_factor!r} - {low_freq_factor!r})",
+            "smooth",
+        ),
         _calc(
             f"datum.wavelength < {length} / {high_freq_factor!r} ? datum.omega : "
             f"datum.wavelength > {length} / {low_freq_factor!r} ? datum.omega / s : "
@@ -712,12 +810,23 @@ def scaling_explorer(
         "transform": transforms,
         "mark": {"type": "line", "point": {"filled": True, "size": 24}, "color": "#1f77b4", "strokeWidth": 1},
         "encoding": {
-            "x": {"field": "wavelength", "type": "quantitative", "title": "wavelength λᵢ (positions)",
-                  "scale": {"type": "log"}},
-            "y": {"field": "divisor", "type": "quantitative", "title": "divisor cᵢ = ωᵢ / ω′ᵢ",
-                  "scale": {"domain": {"expr": "[0, max(s, 2) * 1.05]"}}},
-            "tooltip": [{"field": "i", "title": "pair i"}, {"field": "wavelength", "format": ",.1f"},
-                        {"field": "divisor", "format": ".3f"}],
+            "x": {
+                "field": "wavelength",
+                "type": "quantitative",
+                "title": "wavelength λᵢ (positions)",
+                "scale": {"type": "log"},
+            },
+            "y": {
+                "field": "divisor",
+                "type": "quantitative",
+                "title": "divisor cᵢ = ωᵢ / ω′ᵢ",
+                "scale": {"domain": {"expr": "[0, max(s, 2) * 1.05]"}},
+            },
+            "tooltip": [
+                {"field": "i", "title": "pair i"},
+                {"field": "wavelength", "format": ",.1f"},
+                {"field": "divisor", "format": ".3f"},
+            ],
         },
     }
     line = {
@@ -726,16 +835,29 @@ def scaling_explorer(
         "encoding": {"x": {"field": "length", "type": "quantitative"}},
         "layer": [
             {"mark": {"type": "rule", "color": "#777777", "strokeDash": [2, 3]}},
-            {"mark": {"type": "text", "text": "λ = L", "color": "#555555", "align": "left", "dx": 4,
-                      "y": 8, "fontSize": 11}},
+            {
+                "mark": {
+                    "type": "text",
+                    "text": "λ = L",
+                    "color": "#555555",
+                    "align": "left",
+                    "dx": 4,
+                    "y": 8,
+                    "fontSize": 11,
+                }
+            },
         ],
     }
     return Explorer(
         _chart(
             description,
             params,
-            title={"text": {"expr": "'rule ' + rule + ', factor s = ' + s + "
-                                    f"' (d = {d_model}, base = {base:g}, L = {length})'"}},
+            title={
+                "text": {
+                    "expr": "'rule ' + rule + ', factor s = ' + s + "
+                    f"' (d = {d_model}, base = {base:g}, L = {length})'"
+                }
+            },
             width=480,
             height=260,
             layer=[points, line],
@@ -830,31 +952,58 @@ def grid_shift_explorer(
         "layer": [
             {
                 "data": {"sequence": {"start": 0, "stop": size * size, "as": "index"}},
-                "transform": [_calc(f"datum.index % {size}", "x"),
-                              _calc(f"floor(datum.index / {size})", "y")],
+                "transform": [
+                    _calc(f"datum.index % {size}", "x"),
+                    _calc(f"floor(datum.index / {size})", "y"),
+                ],
                 "mark": {"type": "square", "color": "#bbbbbb", "size": 60},
                 "encoding": {
-                    "x": {"field": "x", "type": "quantitative", "title": "column x",
-                          "scale": {"domain": [-0.5, size - 0.5], "nice": False}},
-                    "y": {"field": "y", "type": "quantitative", "title": "row y",
-                          "scale": {"domain": [-0.5, size - 0.5], "nice": False, "reverse": True}},
+                    "x": {
+                        "field": "x",
+                        "type": "quantitative",
+                        "title": "column x",
+                        "scale": {"domain": [-0.5, size - 0.5], "nice": False},
+                    },
+                    "y": {
+                        "field": "y",
+                        "type": "quantitative",
+                        "title": "row y",
+                        "scale": {"domain": [-0.5, size - 0.5], "nice": False, "reverse": True},
+                    },
                 },
             },
             {
                 "data": {"sequence": {"start": 0, "stop": 1, "as": "row"}},
-                "transform": [_calc(f"{x0}", "x"), _calc(f"{y0}", "y"), _calc(f"{x0} + kx", "x_moved"),
-                              _calc(f"{y0} + ky", "y_moved")],
+                "transform": [
+                    _calc(f"{x0}", "x"),
+                    _calc(f"{y0}", "y"),
+                    _calc(f"{x0} + kx", "x_moved"),
+                    _calc(f"{y0} + ky", "y_moved"),
+                ],
                 "layer": [
-                    {"mark": {"type": "rule", "color": "#d62728", "strokeWidth": 1.5},
-                     "encoding": {"x": {"field": "x", "type": "quantitative"},
-                                  "y": {"field": "y", "type": "quantitative"},
-                                  "x2": {"field": "x_moved"}, "y2": {"field": "y_moved"}}},
-                    {"mark": {"type": "square", "color": "#1f77b4", "size": 140, "opacity": 1},
-                     "encoding": {"x": {"field": "x", "type": "quantitative"},
-                                  "y": {"field": "y", "type": "quantitative"}}},
-                    {"mark": {"type": "square", "color": "#d62728", "size": 140, "opacity": 1},
-                     "encoding": {"x": {"field": "x_moved", "type": "quantitative"},
-                                  "y": {"field": "y_moved", "type": "quantitative"}}},
+                    {
+                        "mark": {"type": "rule", "color": "#d62728", "strokeWidth": 1.5},
+                        "encoding": {
+                            "x": {"field": "x", "type": "quantitative"},
+                            "y": {"field": "y", "type": "quantitative"},
+                            "x2": {"field": "x_moved"},
+                            "y2": {"field": "y_moved"},
+                        },
+                    },
+                    {
+                        "mark": {"type": "square", "color": "#1f77b4", "size": 140, "opacity": 1},
+                        "encoding": {
+                            "x": {"field": "x", "type": "quantitative"},
+                            "y": {"field": "y", "type": "quantitative"},
+                        },
+                    },
+                    {
+                        "mark": {"type": "square", "color": "#d62728", "size": 140, "opacity": 1},
+                        "encoding": {
+                            "x": {"field": "x_moved", "type": "quantitative"},
+                            "y": {"field": "y_moved", "type": "quantitative"},
+                        },
+                    },
                 ],
             },
         ],
@@ -862,10 +1011,20 @@ def grid_shift_explorer(
 
     def block(axis: str, start: int, offset: str) -> dict[str, Any]:
         """One circle: pair i of the ``axis`` block, the patch's point and its image."""
-        axis_x = {"field": "cx", "type": "quantitative", "scale": scale, "axis": ticks,
-                  "title": f"cos({axis} ωᵢ)"}
-        axis_y = {"field": "sy", "type": "quantitative", "scale": scale, "axis": ticks,
-                  "title": f"sin({axis} ωᵢ)"}
+        axis_x = {
+            "field": "cx",
+            "type": "quantitative",
+            "scale": scale,
+            "axis": ticks,
+            "title": f"cos({axis} ωᵢ)",
+        }
+        axis_y = {
+            "field": "sy",
+            "type": "quantitative",
+            "scale": scale,
+            "axis": ticks,
+            "title": f"sin({axis} ωᵢ)",
+        }
         circle = _unit_circle(axis_x, axis_y, ("cx", "sy"))
         orbit = _orbit(size, omega, axis, ("cx", "sy"))
         point = {
@@ -882,12 +1041,20 @@ def grid_shift_explorer(
                 _calc("-sin(datum.theta) * datum.sin_p + cos(datum.theta) * datum.cos_p", "cos_image"),
             ],
             "layer": [
-                {"mark": {"type": "circle", "color": "#1f77b4", "size": 120, "opacity": 1},
-                 "encoding": {"x": {"field": "cos_p", "type": "quantitative"},
-                              "y": {"field": "sin_p", "type": "quantitative"}}},
-                {"mark": {"type": "circle", "color": "#d62728", "size": 120, "opacity": 1},
-                 "encoding": {"x": {"field": "cos_image", "type": "quantitative"},
-                              "y": {"field": "sin_image", "type": "quantitative"}}},
+                {
+                    "mark": {"type": "circle", "color": "#1f77b4", "size": 120, "opacity": 1},
+                    "encoding": {
+                        "x": {"field": "cos_p", "type": "quantitative"},
+                        "y": {"field": "sin_p", "type": "quantitative"},
+                    },
+                },
+                {
+                    "mark": {"type": "circle", "color": "#d62728", "size": 120, "opacity": 1},
+                    "encoding": {
+                        "x": {"field": "cos_image", "type": "quantitative"},
+                        "y": {"field": "sin_image", "type": "quantitative"},
+                    },
+                },
             ],
         }
         # 3 significant digits: a slow pair's turn is thousandths of a radian, not "0.000"

@@ -159,8 +159,8 @@ def _first_negative(d_model: int, base: float, max_offset: int) -> int:
     """
     omega = frequencies(d_model, base)
     pairs, block = omega.size, min(_BLOCK, max_offset + 1)
-    steps = np.multiply.outer(np.arange(block, dtype=np.float64), omega)             # (j, pairs)
-    step_table = np.empty((2 * pairs, block))                                         # (2 pairs, j)
+    steps = np.multiply.outer(np.arange(block, dtype=np.float64), omega)  # (j, pairs)
+    step_table = np.empty((2 * pairs, block))  # (2 pairs, j)
     step_table[:pairs], step_table[pairs:] = np.cos(steps).T, np.sin(steps).T
     del steps
     start, rows, most_rows = 0, 1, max(1, _PRODUCT // (block * d_model))
@@ -169,7 +169,7 @@ def _first_negative(d_model: int, base: float, max_offset: int) -> int:
         starts = np.multiply.outer(start + block * np.arange(rows, dtype=np.float64), omega)
         # cos(a + b) = cos a cos b − sin a sin b, summed over pairs: one product, (rows, j)
         profile = np.concatenate([np.cos(starts), -np.sin(starts)], axis=1) @ step_table
-        profile = profile.reshape(-1)[: max_offset + 1 - start]                    # m = start + index
+        profile = profile.reshape(-1)[: max_offset + 1 - start]  # m = start + index
         near_zero = np.flatnonzero(np.abs(profile) < _RECHECK)
         if near_zero.size:
             profile[near_zero] = similarity_profile(start + near_zero, d_model, base=base)

@@ -518,8 +518,14 @@ def prefill(
     weights = _check_weights(weights)
     batch, n, d_model = X.shape
     outputs = decoder_forward(
-        X, weights, positions, attention_mask=attention_mask, encoding=encoding, base=base,
-        layout=layout, rotary_dims=rotary_dims,
+        X,
+        weights,
+        positions,
+        attention_mask=attention_mask,
+        encoding=encoding,
+        base=base,
+        layout=layout,
+        rotary_dims=rotary_dims,
     )
     options = _check_options(encoding, base, layout, rotary_dims, d_model, weights.W_q.shape[2])
     positions = _check_positions(positions, (batch, n))

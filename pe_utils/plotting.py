@@ -35,13 +35,28 @@ SEQUENTIAL_CMAP = "viridis"
 #: Qualitative palette for lines (seaborn's colour-blind palette).
 PALETTE = "colorblind"
 #: seaborn's colour-blind palette (``seaborn.color_palette("colorblind").as_hex()``).
-COLORBLIND_HEX = ("#0173b2", "#de8f05", "#029e73", "#d55e00", "#cc78bc",
-                  "#ca9161", "#fbafe4", "#949494", "#ece133", "#56b4e9")
+COLORBLIND_HEX = (
+    "#0173b2",
+    "#de8f05",
+    "#029e73",
+    "#d55e00",
+    "#cc78bc",
+    "#ca9161",
+    "#fbafe4",
+    "#949494",
+    "#ece133",
+    "#56b4e9",
+)
 
 #: What seaborn's theme makes matplotlib's one-letter colours mean: its "colorblind6" palette
 #: for b, g, r, m, y, c and a dark grey for k (``seaborn.set_color_codes``).
 COLOR_CODES: dict[str, str | tuple[float, float, float]] = {
-    "b": "#0173b2", "g": "#029e73", "r": "#d55e00", "m": "#cc78bc", "y": "#ece133", "c": "#56b4e9",
+    "b": "#0173b2",
+    "g": "#029e73",
+    "r": "#d55e00",
+    "m": "#cc78bc",
+    "y": "#ece133",
+    "c": "#56b4e9",
     "k": (0.1, 0.1, 0.1),
 }
 
@@ -49,16 +64,37 @@ COLOR_CODES: dict[str, str | tuple[float, float, float]] = {
 #: palette=PALETTE)`` makes (seaborn 0.13), without its ``image.cmap`` (the course sets
 #: ``SEQUENTIAL_CMAP``). tests/test_plotting.py checks them against seaborn itself.
 SEABORN_THEME: dict[str, Any] = {
-    "axes.axisbelow": True, "axes.edgecolor": ".8", "axes.grid": True, "axes.labelcolor": ".15",
-    "axes.labelsize": 12.0, "axes.linewidth": 1.25, "axes.titlesize": 12.0,
+    "axes.axisbelow": True,
+    "axes.edgecolor": ".8",
+    "axes.grid": True,
+    "axes.labelcolor": ".15",
+    "axes.labelsize": 12.0,
+    "axes.linewidth": 1.25,
+    "axes.titlesize": 12.0,
     "font.sans-serif": ["Arial", "DejaVu Sans", "Liberation Sans", "Bitstream Vera Sans", "sans-serif"],
-    "font.size": 12.0, "grid.color": ".8", "grid.linewidth": 1.0,
-    "legend.fontsize": 11.0, "legend.title_fontsize": 12.0, "lines.solid_capstyle": "round",
-    "patch.edgecolor": "w", "patch.force_edgecolor": True, "text.color": ".15",
-    "xtick.bottom": False, "xtick.color": ".15", "xtick.labelsize": 11.0,
-    "xtick.major.size": 6.0, "xtick.major.width": 1.25, "xtick.minor.size": 4.0, "xtick.minor.width": 1.0,
-    "ytick.color": ".15", "ytick.labelsize": 11.0, "ytick.left": False,
-    "ytick.major.size": 6.0, "ytick.major.width": 1.25, "ytick.minor.size": 4.0, "ytick.minor.width": 1.0,
+    "font.size": 12.0,
+    "grid.color": ".8",
+    "grid.linewidth": 1.0,
+    "legend.fontsize": 11.0,
+    "legend.title_fontsize": 12.0,
+    "lines.solid_capstyle": "round",
+    "patch.edgecolor": "w",
+    "patch.force_edgecolor": True,
+    "text.color": ".15",
+    "xtick.bottom": False,
+    "xtick.color": ".15",
+    "xtick.labelsize": 11.0,
+    "xtick.major.size": 6.0,
+    "xtick.major.width": 1.25,
+    "xtick.minor.size": 4.0,
+    "xtick.minor.width": 1.0,
+    "ytick.color": ".15",
+    "ytick.labelsize": 11.0,
+    "ytick.left": False,
+    "ytick.major.size": 6.0,
+    "ytick.major.width": 1.25,
+    "ytick.minor.size": 4.0,
+    "ytick.minor.width": 1.0,
 }
 
 
@@ -190,9 +226,7 @@ def plot_table_heatmap(
     """
     table = check_matrix(table, "table")
     ax = _axes(ax)
-    image = ax.imshow(
-        table, aspect="auto", cmap=DIVERGING_CMAP, vmin=-1, vmax=1, interpolation="nearest"
-    )
+    image = ax.imshow(table, aspect="auto", cmap=DIVERGING_CMAP, vmin=-1, vmax=1, interpolation="nearest")
     ax.set_xlabel("dimension (2i: sin, 2i+1: cos)")
     ax.set_ylabel("position p")
     ax.set_title(title)
@@ -364,14 +398,23 @@ def plot_course_picture(
     fig, (left, right) = plt.subplots(1, 2, figsize=(8.6, 3.9), width_ratios=(1.15, 1.0))
     plot_table_heatmap(table, left, title="the table PE: row p is PE(p)", colorbar=False)
     for colour, width, style in (("w", 3.5, "-"), ("k", 1.6, (0, (3, 2)))):  # dashes on white
-        left.add_patch(Rectangle((2 * pair - 0.5, -0.5), 2, n, fill=False, ec=colour, lw=width,
-                                 ls=style, zorder=3))
+        left.add_patch(
+            Rectangle((2 * pair - 0.5, -0.5), 2, n, fill=False, ec=colour, lw=width, ls=style, zorder=3)
+        )
     for p in starts:
         for row in (p, p + k):
-            left.add_patch(Rectangle((-0.5, row - 0.5), d_model, 1, fill=False, ec=COLORBLIND_HEX[3],
-                                     lw=1.8, zorder=4))
-        left.annotate(f"p = {p} → {p + k}", (d_model - 0.3, p + k / 2), xytext=(6, 0),
-                      textcoords="offset points", va="center", fontsize=10, annotation_clip=False)
+            left.add_patch(
+                Rectangle((-0.5, row - 0.5), d_model, 1, fill=False, ec=COLORBLIND_HEX[3], lw=1.8, zorder=4)
+            )
+        left.annotate(
+            f"p = {p} → {p + k}",
+            (d_model - 0.3, p + k / 2),
+            xytext=(6, 0),
+            textcoords="offset points",
+            va="center",
+            fontsize=10,
+            annotation_clip=False,
+        )
     left.set_xlabel(f"dimension (pair i = {pair}: dashed)")
 
     circle = np.linspace(0.0, 2 * np.pi, 200)
@@ -379,16 +422,29 @@ def plot_course_picture(
     right.scatter(table[:, 2 * pair + 1], table[:, 2 * pair], s=14, color=COLORBLIND_HEX[0], zorder=3)
     for p in starts:
         for q in (p, p + k):
-            right.annotate(f"p={q}", (1.2 * np.cos(q * omega), 1.2 * np.sin(q * omega)),
-                           ha="center", va="center", fontsize=9)
-        right.annotate("", xy=(table[p + k, 2 * pair + 1], table[p + k, 2 * pair]),
-                       xytext=(table[p, 2 * pair + 1], table[p, 2 * pair]),
-                       arrowprops={"arrowstyle": "->", "color": COLORBLIND_HEX[3], "lw": 2,
-                                   "connectionstyle": f"arc3,rad={0.2 if k * omega < np.pi else -0.2}"})
+            right.annotate(
+                f"p={q}",
+                (1.2 * np.cos(q * omega), 1.2 * np.sin(q * omega)),
+                ha="center",
+                va="center",
+                fontsize=9,
+            )
+        right.annotate(
+            "",
+            xy=(table[p + k, 2 * pair + 1], table[p + k, 2 * pair]),
+            xytext=(table[p, 2 * pair + 1], table[p, 2 * pair]),
+            arrowprops={
+                "arrowstyle": "->",
+                "color": COLORBLIND_HEX[3],
+                "lw": 2,
+                "connectionstyle": f"arc3,rad={0.2 if k * omega < np.pi else -0.2}",
+            },
+        )
     right.set(xlim=(-1.4, 1.4), ylim=(-1.4, 1.4), aspect="equal")
     right.set_xlabel(rf"$\cos(p\,\omega_{{{pair}}})$  (dimension {2 * pair + 1})")
     right.set_ylabel(rf"$\sin(p\,\omega_{{{pair}}})$  (dimension {2 * pair})")
     right.set_title(rf"pair {pair}: $p \to p + {k}$ turns by ${k}\,\omega_{{{pair}}}$ every time")
-    fig.suptitle(rf"$\mathrm{{PE}}(p + {k}) = T_{{{k}}}\,\mathrm{{PE}}(p)$: one rotation for every $p$",
-                 fontsize=13)
+    fig.suptitle(
+        rf"$\mathrm{{PE}}(p + {k}) = T_{{{k}}}\,\mathrm{{PE}}(p)$: one rotation for every $p$", fontsize=13
+    )
     return fig

@@ -169,10 +169,10 @@ def look_back_task(
 class TaskSizes(NamedTuple):
     """The sizes of notebook 10's look-back task and head. Introduced in notebook 10."""
 
-    vocab_size: int   #: ``V``, the tokens ``0 … V − 1``
-    d_model: int      #: ``d``, the width of the embeddings (and ``d_k``)
-    length: int       #: ``n``, the trained sequence length
-    offset: int       #: ``k``, how far back the target is
+    vocab_size: int  #: ``V``, the tokens ``0 … V − 1``
+    d_model: int  #: ``d``, the width of the embeddings (and ``d_k``)
+    length: int  #: ``n``, the trained sequence length
+    offset: int  #: ``k``, how far back the target is
 
 
 #: Notebook 10's task: ``V, d, n, k = SIZES`` gives 8 tokens, d = 16, n = 16 and k = 2.
@@ -219,8 +219,7 @@ def look_back_test_sets() -> dict[int, tuple[np.ndarray, np.ndarray]]:
     them a training seed ``100 + s``). Introduced in notebook 10.
     """
     V, _, n, k = SIZES
-    return {m: look_back_task(TEST_POSITIONS // m, m, V, offset=k, seed=10 + m // n)
-            for m in TEST_LENGTHS}
+    return {m: look_back_task(TEST_POSITIONS // m, m, V, offset=k, seed=10 + m // n) for m in TEST_LENGTHS}
 
 
 def with_start_token(
@@ -303,8 +302,9 @@ class LookBackHead:
 
     def __post_init__(self) -> None:
         check_choice(self.variant, VARIANTS, "variant")
-        object.__setattr__(self, "trainable", ("W_q", "W_k", "positions") if self.variant == "learned"
-                           else ("W_q", "W_k"))
+        object.__setattr__(
+            self, "trainable", ("W_q", "W_k", "positions") if self.variant == "learned" else ("W_q", "W_k")
+        )
         if (self.variant == "learned") != (self.positions is not None):
             raise ValueError("positions must be a table for variant 'learned' and None for the others")
         embeddings = check_matrix(self.embeddings, "embeddings")
@@ -409,8 +409,9 @@ def init_head(
         n_positions = check_positive_count(n_positions, "n_positions")
     base = check_base(base)
     seed = check_count(seed, "seed")
-    check_table_size((max(vocab_size, d_model, n_positions or 0), max(d_model, d_k)), np.float64,
-                     name="head parameters")
+    check_table_size(
+        (max(vocab_size, d_model, n_positions or 0), max(d_model, d_k)), np.float64, name="head parameters"
+    )
     rng = np.random.default_rng(seed)
     embeddings = rng.normal(scale=np.sqrt(0.5), size=(vocab_size, d_model))
     scale = 1.0 / np.sqrt(d_model)
@@ -455,9 +456,7 @@ def _sinusoidal_table(n: int, d_model: int, base: float) -> np.ndarray:
 
 
 @lru_cache(maxsize=16)
-def _phases(
-    variant: str, base: float, d_k: int, n: int, rope_proportion: float = 1.0
-) -> np.ndarray | None:
+def _phases(variant: str, base: float, d_k: int, n: int, rope_proportion: float = 1.0) -> np.ndarray | None:
     """How a head turns the query and key of position ``p``: ``e^{i p ω_j}``, ``(n, d_k/2)``, or ``None``.
 
     A row ``u`` at position ``p``, read as ``d_k/2`` complex numbers ``u_2j + i u_2j+1``, becomes
@@ -470,7 +469,7 @@ def _phases(
         return None
     angles = np.arange(n)[:, None] * p_rope_frequencies(d_k, rope_proportion, base=base)
     phases = np.cos(angles) + 1j * np.sin(angles)
-    phases.flags.writeable = False             # cached: shared by every call
+    phases.flags.writeable = False  # cached: shared by every call
     return phases
 
 
@@ -498,7 +497,7 @@ def _forward(
     n = tokens.shape[1]
     added = _added_positions(head, n, parameters.get("positions"))
     W_q, W_k = parameters["W_q"], parameters["W_k"]
-    W_q = W_q * (1.0 / np.sqrt(W_q.shape[1]))                # the 1/√d_k of s_pq
+    W_q = W_q * (1.0 / np.sqrt(W_q.shape[1]))  # the 1/√d_k of s_pq
     # np.take: three times quicker than indexing with the token array
     queries = np.take(head.embeddings @ W_q, tokens, axis=0)
     keys = np.take(head.embeddings @ W_k, tokens, axis=0)
@@ -554,7 +553,7 @@ def _row_max(rows: np.ndarray) -> np.ndarray:
 def _softmax(scores: np.ndarray) -> np.ndarray:
     """Each row's softmax: the attention weights of causal scores."""
     numerators = _exp_shifted(scores)
-    return numerators / (numerators @ np.ones(scores.shape[-1]))[..., None]   # row sums, as in training
+    return numerators / (numerators @ np.ones(scores.shape[-1]))[..., None]  # row sums, as in training
 
 
 def _checked(head: Any, tokens: Any) -> tuple[LookBackHead, np.ndarray]:
@@ -656,7 +655,7 @@ def look_back_predictions(head: LookBackHead, tokens: Any) -> np.ndarray:
     """
     outputs = head_output(head, tokens)
     tied_with_best = outputs >= outputs.max(axis=-1, keepdims=True) - TIE_TOLERANCE
-    return np.argmax(tied_with_best, axis=-1)   # the first True: the smallest tied token id
+    return np.argmax(tied_with_best, axis=-1)  # the first True: the smallest tied token id
 
 
 def look_back_accuracy(head: LookBackHead, tokens: Any, targets: Any) -> float:
@@ -677,10 +676,10 @@ def look_back_accuracy(head: LookBackHead, tokens: Any, targets: Any) -> float:
 class _Task:
     """Checked training data, with what the loss needs that does not change from step to step."""
 
-    tokens: np.ndarray       # (sequences, n)
-    has_target: np.ndarray   # (sequences, n)
-    matches: np.ndarray      # (sequences, n, n): key q ≤ p holds the target of query p
-    count: int               # positions with a target: the N of the mean
+    tokens: np.ndarray  # (sequences, n)
+    has_target: np.ndarray  # (sequences, n)
+    matches: np.ndarray  # (sequences, n, n): key q ≤ p holds the target of query p
+    count: int  # positions with a target: the N of the mean
     parts: tuple[slice, ...]  # the batch in parts of whole sequences (see _PART_SIZE)
     one_hots: tuple[np.ndarray, ...]  # per part, (V, rows): row (sequence, p) holds token v
 
@@ -700,7 +699,7 @@ class _Task:
                 "(use look_back_targets(tokens, k))"
             )
         parts = _parts(head, tokens)
-        tokens_first = np.eye(head.vocab_size)[:, tokens]          # (V, sequences, n)
+        tokens_first = np.eye(head.vocab_size)[:, tokens]  # (V, sequences, n)
         one_hots = tuple(tokens_first[:, part].reshape(head.vocab_size, -1) for part in parts)
         return cls(tokens, has_target, matches, int(has_target.sum()), parts, one_hots)
 
@@ -729,15 +728,15 @@ def _part_loss_and_gradient(
     added, phases, queries, keys, scores = _forward(head, task.tokens[part], parameters)
     has_target, matches = task.has_target[part], task.matches[part]
     numerators = _exp_shifted(scores)
-    ones = np.ones(scores.shape[-1])                # row sums as products: several times faster
+    ones = np.ones(scores.shape[-1])  # row sums as products: several times faster
     total = numerators @ ones
     on_target = numerators * matches
     target_total = on_target @ ones
     lost = has_target & (target_total < _UNDERFLOW)
-    target_total[~has_target | lost] = 1.0          # placeholders: rows without a target, lost rows
+    target_total[~has_target | lost] = 1.0  # placeholders: rows without a target, lost rows
     # −log o_p[y] = log Σ_all − log Σ_target;  ∂/∂s = A − R, R = A on the target's keys, renormalised
     row_loss = np.log(total) - np.log(target_total)
-    per_target = has_target / task.count             # each target's share of the mean
+    per_target = has_target / task.count  # each target's share of the mean
     grad_scores = numerators * (per_target / total)[..., None]
     grad_scores -= on_target * (per_target / target_total)[..., None]
     if np.any(lost):
@@ -754,7 +753,7 @@ def _part_loss_and_gradient(
     grad_keys = _rotate(np.swapaxes(grad_scores, -1, -2) @ queries, phases, back=True)
     # Σ Xᵀ ∂Q over sequences and positions, with x_p = E[t_p] + P[p]: Eᵀ (∂Q summed over the
     # positions holding each token) + Pᵀ (∂Q summed over sequences); the same for ∂K
-    one_hot = task.one_hots[index]                    # (V, rows of the part)
+    one_hot = task.one_hots[index]  # (V, rows of the part)
     gradient = {}
     for name, grad in (("W_q", grad_queries), ("W_k", grad_keys)):
         by_token = one_hot @ grad.reshape(-1, grad.shape[-1])
@@ -763,8 +762,9 @@ def _part_loss_and_gradient(
             gradient[name] += added.T @ grad.sum(axis=0)
     if "positions" in parameters:
         table_gradient = np.zeros_like(parameters["positions"])
-        table_gradient[: added.shape[0]] = (grad_queries.sum(axis=0) @ parameters["W_q"].T
-                                            + grad_keys.sum(axis=0) @ parameters["W_k"].T)
+        table_gradient[: added.shape[0]] = (
+            grad_queries.sum(axis=0) @ parameters["W_q"].T + grad_keys.sum(axis=0) @ parameters["W_k"].T
+        )
         gradient["positions"] = table_gradient
     return loss, gradient
 
@@ -866,13 +866,29 @@ def adam_update(
             raise ValueError(
                 f"{name} must have the shape of parameter, {parameter.shape}, got {arrays[name].shape}"
             )
-    return _adam_step(parameter, arrays["gradient"], arrays["first"], arrays["second"], step,
-                      learning_rate, beta1, beta2, epsilon)
+    return _adam_step(
+        parameter,
+        arrays["gradient"],
+        arrays["first"],
+        arrays["second"],
+        step,
+        learning_rate,
+        beta1,
+        beta2,
+        epsilon,
+    )
 
 
 def _adam_step(
-    parameter: np.ndarray, gradient: np.ndarray, first: np.ndarray, second: np.ndarray, step: int,
-    learning_rate: float, beta1: float = 0.9, beta2: float = 0.999, epsilon: float = 1e-8,
+    parameter: np.ndarray,
+    gradient: np.ndarray,
+    first: np.ndarray,
+    second: np.ndarray,
+    step: int,
+    learning_rate: float,
+    beta1: float = 0.9,
+    beta2: float = 0.999,
+    epsilon: float = 1e-8,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`adam_update` without the checks (training calls it every step, on checked arrays)."""
     first = beta1 * first + (1.0 - beta1) * gradient

@@ -19,7 +19,10 @@ matplotlib.use("Agg")  # this process only; notebook kernels draw inline
 
 # Deterministic example generation keeps CI reproducible; "thorough" explores more.
 settings.register_profile(
-    "ci", max_examples=60, deadline=None, derandomize=True,
+    "ci",
+    max_examples=60,
+    deadline=None,
+    derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],
 )
 settings.register_profile("thorough", max_examples=1000, deadline=None)
@@ -47,8 +50,14 @@ def _close_figures():
 LONGEST_FILE = "test_browser.py"  # every deck and site page of the course in a browser
 # Files whose tests start kernels, a JupyterLab server, Node.js or a browser: slow for a reason
 # their size does not show, and mostly waiting.
-PROCESS_FILES = ("test_browser_checker.py", "test_jupyterlab.py", "test_sweep_seeds.py",
-                 "test_run_notebooks.py", "test_explorers.py", "test_markdown.py")
+PROCESS_FILES = (
+    "test_browser_checker.py",
+    "test_jupyterlab.py",
+    "test_sweep_seeds.py",
+    "test_run_notebooks.py",
+    "test_explorers.py",
+    "test_markdown.py",
+)
 
 
 def file_rank(path: Path) -> tuple[int, float]:

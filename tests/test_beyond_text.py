@@ -87,8 +87,11 @@ def diffusers_2d_loop(embed_dim, height, width, base_size=16, interpolation_scal
         for x in range(width):
             px = x / (width / base_size) / interpolation_scale  # grid_w
             py = y / (height / base_size) / interpolation_scale  # grid_h
-            rows.append(np.concatenate([np.sin(px * omega), np.cos(px * omega),
-                                        np.sin(py * omega), np.cos(py * omega)]))
+            rows.append(
+                np.concatenate(
+                    [np.sin(px * omega), np.cos(px * omega), np.sin(py * omega), np.cos(py * omega)]
+                )
+            )
     return np.array(rows)
 
 
@@ -263,21 +266,25 @@ def test_mae_off_the_square_keeps_integer_positions_where_diffusers_rescales_the
     for h, w in [(8, 8), (16, 12), (4, 16)]:
         assert not np.allclose(bt.sincos_2d(h, w, 32), diffusers_2d_loop(32, h, w))
         rescaled = bt.grid_positions(h, w) * [16 / w, 16 / h]  # the same order, other positions
-        np.testing.assert_allclose(bt.rosetta_encoding("mae", rescaled, 32), diffusers_2d_loop(32, h, w),
-                                   atol=1e-12)
+        np.testing.assert_allclose(
+            bt.rosetta_encoding("mae", rescaled, 32), diffusers_2d_loop(32, h, w), atol=1e-12
+        )
 
 
-@pytest.mark.parametrize(("h", "w", "base_size", "scale"),
-                         [(14, 14, 16, 1.0), (5, 7, 5, 1.0), (8, 4, 16, 2.0), (3, 6, 6, 0.5),
-                          (1, 1, 16, 1.0)])
+@pytest.mark.parametrize(
+    ("h", "w", "base_size", "scale"),
+    [(14, 14, 16, 1.0), (5, 7, 5, 1.0), (8, 4, 16, 2.0), (3, 6, 6, 0.5), (1, 1, 16, 1.0)],
+)
 def test_sincos_2d_with_diffusers_base_size_is_get_2d_sincos_pos_embed(h, w, base_size, scale):
     expected = diffusers_2d_loop(32, h, w, base_size=base_size, interpolation_scale=scale)
-    np.testing.assert_allclose(bt.sincos_2d(h, w, 32, base_size=base_size, interpolation_scale=scale),
-                               expected,
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        bt.sincos_2d(h, w, 32, base_size=base_size, interpolation_scale=scale), expected, atol=1e-12
+    )
     np.testing.assert_allclose(
         bt.rosetta_encoding("diffusers_2d", bt.grid_positions(h, w), 32, grid_shape=(h, w)),
-        diffusers_2d_loop(32, h, w), atol=1e-12)  # ROSETTA's setting: diffusers' defaults
+        diffusers_2d_loop(32, h, w),
+        atol=1e-12,
+    )  # ROSETTA's setting: diffusers' defaults
 
 
 def test_diffusers_scaled_positions_against_mae():
@@ -293,28 +300,42 @@ def test_diffusers_scaled_positions_against_mae():
     np.testing.assert_allclose(scaled[:, 0], np.sin(x * 5 / 7), atol=1e-12)
     assert np.abs(scaled - mae).max() > 1
     # interpolation_scale alone divides the integer positions
-    np.testing.assert_allclose(bt.sincos_2d(4, 4, 16, interpolation_scale=2.0),
-                               bt.rosetta_encoding("mae", bt.grid_positions(4, 4) / 2, 16), atol=1e-12)
+    np.testing.assert_allclose(
+        bt.sincos_2d(4, 4, 16, interpolation_scale=2.0),
+        bt.rosetta_encoding("mae", bt.grid_positions(4, 4) / 2, 16),
+        atol=1e-12,
+    )
     # every convention takes the options (the scale follows each axis, whatever its block)
-    np.testing.assert_allclose(bt.sincos_2d(3, 5, 16, convention="timm", base_size=6),
-                               bt.rosetta_encoding("timm", bt.grid_positions(3, 5) * [6 / 5, 6 / 3], 16),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        bt.sincos_2d(3, 5, 16, convention="timm", base_size=6),
+        bt.rosetta_encoding("timm", bt.grid_positions(3, 5) * [6 / 5, 6 / 3], 16),
+        atol=1e-12,
+    )
 
 
-@given(n=st.integers(1, 5), n_axes=st.integers(1, 3), m=st.integers(1, 4),
-       nesting=st.sampled_from(bt.NESTINGS),
-       seed=st.integers(0, 1000))
+@given(
+    n=st.integers(1, 5),
+    n_axes=st.integers(1, 3),
+    m=st.integers(1, 4),
+    nesting=st.sampled_from(bt.NESTINGS),
+    seed=st.integers(0, 1000),
+)
 def test_a_per_axis_angle_scale_scales_each_column_of_positions(n, n_axes, m, nesting, seed):
     rng = np.random.default_rng(seed)
     positions = rng.uniform(-5, 5, size=(n, n_axes))
     scales = rng.uniform(-3, 3, size=n_axes)
     omega = rng.uniform(0.01, 2, size=m)
-    np.testing.assert_allclose(bt.sinusoid_table(positions, omega, angle_scale=list(scales), nesting=nesting),
-                               bt.sinusoid_table(positions * scales, omega, nesting=nesting), atol=1e-12)
+    np.testing.assert_allclose(
+        bt.sinusoid_table(positions, omega, angle_scale=list(scales), nesting=nesting),
+        bt.sinusoid_table(positions * scales, omega, nesting=nesting),
+        atol=1e-12,
+    )
     # one number is the same factor on every axis
-    np.testing.assert_allclose(bt.sinusoid_table(positions, omega, angle_scale=scales[0], nesting=nesting),
-                               bt.sinusoid_table(positions, omega, angle_scale=[scales[0]] * n_axes,
-                                                 nesting=nesting), atol=0)
+    np.testing.assert_allclose(
+        bt.sinusoid_table(positions, omega, angle_scale=scales[0], nesting=nesting),
+        bt.sinusoid_table(positions, omega, angle_scale=[scales[0]] * n_axes, nesting=nesting),
+        atol=0,
+    )
 
 
 def test_mae_first_half_named_emb_h_encodes_the_column():
@@ -610,15 +631,18 @@ def qwen3_vl_loop(q, position_ids, mrope_section, base=1e6):
     return np.array(out)
 
 
-@pytest.mark.parametrize(("head_dim", "section"), [(128, [24, 20, 20]), (64, [11, 11, 10]), (8, [2, 1, 1]),
-                                                   (16, [8, 0, 0]), (12, [2, 2, 2])])
+@pytest.mark.parametrize(
+    ("head_dim", "section"),
+    [(128, [24, 20, 20]), (64, [11, 11, 10]), (8, [2, 1, 1]), (16, [8, 0, 0]), (12, [2, 2, 2])],
+)
 def test_interleaved_mrope_is_qwen3_vls_recomposition(head_dim, section):
     rng = np.random.default_rng(head_dim)
     q = rng.normal(size=(6, head_dim))
     pos = rng.integers(0, 50, size=(6, 3)).astype(float)
     F = bt.mrope_frequencies(head_dim, section, interleaved=True)
-    np.testing.assert_allclose(bt.rope_nd(q, pos, F, layout="concatenated"), qwen3_vl_loop(q, pos, section),
-                               atol=1e-12)
+    np.testing.assert_allclose(
+        bt.rope_nd(q, pos, F, layout="concatenated"), qwen3_vl_loop(q, pos, section), atol=1e-12
+    )
     axis = F.argmax(axis=0)
     assert list(np.bincount(axis, minlength=3)) == section  # each axis gets its count of pairs
     assert np.count_nonzero(F) == head_dim // 2  # one axis per pair
@@ -699,8 +723,10 @@ def test_rosetta_names_each_convention_and_reproduces_it():
         # the names and the one-letter shorthand give the same table
         letters = "".join(part[0] if part != "frequency" else "i" for part in setting.nesting)
         positions = np.arange(6.0 * len(setting.axes)).reshape(6, -1) / 7
-        np.testing.assert_array_equal(bt.sinusoid_table(positions, [1.0, 0.1], nesting=setting.nesting),
-                                      bt.sinusoid_table(positions, [1.0, 0.1], nesting=letters))
+        np.testing.assert_array_equal(
+            bt.sinusoid_table(positions, [1.0, 0.1], nesting=setting.nesting),
+            bt.sinusoid_table(positions, [1.0, 0.1], nesting=letters),
+        )
 
 
 @given(
@@ -795,27 +821,45 @@ BAD_CALLS = [
     (lambda: bt.timestep_embedding(np.zeros(4), 2**40), ValueError, "GiB"),
     (lambda: bt.timestep_frequencies(4, downscale_freq_shift=2), ValueError, "downscale_freq_shift"),
     # M8 of the second read: an (almost) zero or overflowing denominator, an overflowing angle
-    (lambda: bt.timestep_embedding([1.0], 4, downscale_freq_shift=2.0000000001), ValueError,
-     r"downscale_freq_shift = 2\.0000000001 .* almost zero"),
+    (
+        lambda: bt.timestep_embedding([1.0], 4, downscale_freq_shift=2.0000000001),
+        ValueError,
+        r"downscale_freq_shift = 2\.0000000001 .* almost zero",
+    ),
     (lambda: bt.timestep_embedding([1.0], 8, downscale_freq_shift=4 - 1e-12), ValueError, "almost zero"),
-    (lambda: bt.timestep_embedding([1.0], 8, downscale_freq_shift=4.001), ValueError,
-     "downscale_freq_shift = 4.001 .* overflow"),
+    (
+        lambda: bt.timestep_embedding([1.0], 8, downscale_freq_shift=4.001),
+        ValueError,
+        "downscale_freq_shift = 4.001 .* overflow",
+    ),
     (lambda: bt.timestep_embedding([1e308], 4, scale=10.0), ValueError, "scale · timesteps"),
-    (lambda: bt.timestep_embedding([1e300], 4, max_period=1e-300, downscale_freq_shift=0), ValueError,
-     "fastest frequency 1e"),  # max_period < 1: the frequencies grow
-    (lambda: bt.geometric_frequencies(4, shift=4 + 1e-12), ValueError,
-     "shift = 4.000000000001 .* almost zero"),
+    (
+        lambda: bt.timestep_embedding([1e300], 4, max_period=1e-300, downscale_freq_shift=0),
+        ValueError,
+        "fastest frequency 1e",
+    ),  # max_period < 1: the frequencies grow
+    (
+        lambda: bt.geometric_frequencies(4, shift=4 + 1e-12),
+        ValueError,
+        "shift = 4.000000000001 .* almost zero",
+    ),
     (lambda: bt.geometric_frequencies(4, shift=4.5, base=1e300), ValueError, "shift = 4.5 .* overflow"),
     (lambda: bt.sinusoid_table([1e308], [10.0]), ValueError, "angle_scale · positions · frequencies"),
-    (lambda: bt.sinusoid_table([1e308], [10.0], angle_scale=2.0, angle_description="s · t · w"), ValueError,
-     r"^s · t · w \(largest factors 2 and 1e\+308, fastest frequency 10\) overflows float64"),
+    (
+        lambda: bt.sinusoid_table([1e308], [10.0], angle_scale=2.0, angle_description="s · t · w"),
+        ValueError,
+        r"^s · t · w \(largest factors 2 and 1e\+308, fastest frequency 10\) overflows float64",
+    ),
     (lambda: bt.nerf_encoding([[1e300, 0.0]], 60, pi=True), ValueError, r"^π · points · octaves up to 2\^59"),
     (lambda: bt.sinusoid_table([10.0], [1.0], angle_scale=1e308), ValueError, "angle_scale"),
     (lambda: bt.rosetta_encoding("nerf", [[1e308, 0.0, 0.0]], 15), ValueError, "positions"),
     (lambda: bt.nerf_encoding([[1e300, 0.0]], 60), ValueError, "points"),
     (lambda: bt.fourier_features([[1e308]], [[10.0]]), ValueError, "x · frequency_matrix"),
-    (lambda: bt.rope_nd(np.ones((1, 4)), [[1e308]], [[10.0, 10.0]]), ValueError,
-     "positions · frequency_matrix"),
+    (
+        lambda: bt.rope_nd(np.ones((1, 4)), [[1e308]], [[10.0, 10.0]]),
+        ValueError,
+        "positions · frequency_matrix",
+    ),
     (lambda: bt.sincos_2d(4, 4, 6), ValueError, "d_model"),
     (lambda: bt.sincos_2d(4, 4, 0), ValueError, "d_model"),
     (lambda: bt.sincos_2d(4, 4, 8.0), TypeError, "d_model"),
@@ -886,25 +930,40 @@ BAD_CALLS = [
     (lambda: bt.sincos_2d(4, 4, 8, base_size=0), ValueError, "base_size"),
     (lambda: bt.sincos_2d(4, 4, 8, base_size="16"), TypeError, "base_size"),
     (lambda: bt.sincos_2d(4, 4, 8, interpolation_scale=-1.0), ValueError, "interpolation_scale"),
-    (lambda: bt.sincos_2d(4, 4, 8, base_size=1e308, interpolation_scale=1e-10), ValueError,
-     "interpolation_scale"),
-    (lambda: bt.sinusoid_table(np.zeros((2, 2)), [1.0], angle_scale=[1.0]), ValueError,
-     "one factor per axis"),
-    (lambda: bt.sinusoid_table(np.zeros((2, 2)), [1.0], angle_scale=[1.0, np.nan]), ValueError,
-     "angle_scale"),
+    (
+        lambda: bt.sincos_2d(4, 4, 8, base_size=1e308, interpolation_scale=1e-10),
+        ValueError,
+        "interpolation_scale",
+    ),
+    (
+        lambda: bt.sinusoid_table(np.zeros((2, 2)), [1.0], angle_scale=[1.0]),
+        ValueError,
+        "one factor per axis",
+    ),
+    (
+        lambda: bt.sinusoid_table(np.zeros((2, 2)), [1.0], angle_scale=[1.0, np.nan]),
+        ValueError,
+        "angle_scale",
+    ),
     (lambda: bt.sinusoid_table([0.0], [1.0], angle_scale="2"), TypeError, "angle_scale"),
     (lambda: bt.sinusoid_table([0.0], [1.0], angle_scale=None), TypeError, "angle_scale"),
     (lambda: bt.rosetta_encoding("diffusers_2d", np.zeros((2, 2)), 8), ValueError, "grid_shape"),
-    (lambda: bt.rosetta_encoding("diffusers_2d", np.zeros((2, 2)), 8, grid_shape=(2, -1)), ValueError,
-     "grid_shape"),
+    (
+        lambda: bt.rosetta_encoding("diffusers_2d", np.zeros((2, 2)), 8, grid_shape=(2, -1)),
+        ValueError,
+        "grid_shape",
+    ),
     (lambda: bt.rosetta_encoding("mae", np.zeros((2, 2)), 8, grid_shape=(1, 2)), ValueError, "grid_shape"),
     (lambda: bt.geometric_frequencies(1, shift=1.0), ValueError, "shift"),
     (lambda: bt.geometric_frequencies(0), ValueError, "n_frequencies"),
     (lambda: bt.octave_frequencies(61), ValueError, "n_frequencies"),
     (lambda: bt.sinusoid_table([0.0], [1.0], nesting="ta"), ValueError, "nesting"),
     (lambda: bt.sinusoid_table([0.0], [1.0], nesting="aii"), ValueError, "nesting"),
-    (lambda: bt.sinusoid_table([0.0], [1.0], nesting=("trig", "axes", "frequency")), ValueError,
-     "nesting must order the names 'axis', 'trig'"),
+    (
+        lambda: bt.sinusoid_table([0.0], [1.0], nesting=("trig", "axes", "frequency")),
+        ValueError,
+        "nesting must order the names 'axis', 'trig'",
+    ),
     (lambda: bt.sinusoid_table([0.0], [1.0], nesting=("trig",)), ValueError, "nesting"),
     (lambda: bt.sinusoid_table([0.0], [1.0], nesting="atk"), ValueError, "nesting"),  # k is an offset
     (lambda: bt.sinusoid_table([0.0], [1.0], first="tan"), ValueError, "first"),
@@ -940,10 +999,13 @@ def test_the_diffusers_flags_each_row_names_reproduce_it():
         if "defaults" in call:
             flags = {}
         else:
-            flags = {"flip_sin_to_cos": re.search(r"flip_sin_to_cos=(\w+)", call).group(1) == "True",
-                     "downscale_freq_shift": float(re.search(r"downscale_freq_shift=(\d)", call).group(1))}
-        np.testing.assert_allclose(bt.timestep_embedding(t, 17, **flags), bt.rosetta_encoding(name, t, 17),
-                                   atol=1e-12)
+            flags = {
+                "flip_sin_to_cos": re.search(r"flip_sin_to_cos=(\w+)", call).group(1) == "True",
+                "downscale_freq_shift": float(re.search(r"downscale_freq_shift=(\d)", call).group(1)),
+            }
+        np.testing.assert_allclose(
+            bt.timestep_embedding(t, 17, **flags), bt.rosetta_encoding(name, t, 17), atol=1e-12
+        )
 
 
 def test_a_zero_denominator_is_nan_in_the_first_pair_of_diffusers_formula():
@@ -960,21 +1022,32 @@ def test_a_zero_denominator_is_nan_in_the_first_pair_of_diffusers_formula():
 
 
 def test_mrope_defaults_to_qwen2_vls_rope_theta():
-    np.testing.assert_array_equal(bt.mrope_frequencies(16, [2, 3, 3]),
-                                  bt.mrope_frequencies(16, [2, 3, 3], base=1e6))
+    np.testing.assert_array_equal(
+        bt.mrope_frequencies(16, [2, 3, 3]), bt.mrope_frequencies(16, [2, 3, 3], base=1e6)
+    )
     assert bt.mrope_frequencies(16, [8, 0, 0])[0, 1] == 1e6 ** (-2 / 16)
 
 
-@given(h=grid_sizes, w=grid_sizes, d=d_fours, convention=conventions, multires=st.integers(1, 6),
-       seed=st.integers(0, 1000))
+@given(
+    h=grid_sizes,
+    w=grid_sizes,
+    d=d_fours,
+    convention=conventions,
+    multires=st.integers(1, 6),
+    seed=st.integers(0, 1000),
+)
 def test_rosetta_reproduces_the_grid_and_nerf_conventions_at_any_size(h, w, d, convention, multires, seed):
     if convention == "mocov3":
         w = h
-    np.testing.assert_allclose(bt.rosetta_encoding(convention, bt.grid_positions(h, w), d),
-                               grid_loop(h, w, d, convention), atol=1e-12)
+    np.testing.assert_allclose(
+        bt.rosetta_encoding(convention, bt.grid_positions(h, w), d),
+        grid_loop(h, w, d, convention),
+        atol=1e-12,
+    )
     points = np.random.default_rng(seed).uniform(-2, 2, size=(3, 3))
-    np.testing.assert_allclose(bt.rosetta_encoding("nerf", points, 3 + 6 * multires),
-                               nerf_loop(points, multires), atol=1e-12)
+    np.testing.assert_allclose(
+        bt.rosetta_encoding("nerf", points, 3 + 6 * multires), nerf_loop(points, multires), atol=1e-12
+    )
 
 
 def _timm(**changed):

@@ -47,7 +47,8 @@ def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_pat
 def test_index_summaries_show_subscripts_not_raw_text(tmp_path):
     build_site = importlib.import_module("build_site")
     assert build_site.summary_html("a rotation T_k and W_q W_kᵀ, ω_i; sinusoidal_pe") == (
-        "a rotation T<sub>k</sub> and W<sub>q</sub> W<sub>k</sub>ᵀ, ω<sub>i</sub>; sinusoidal_pe")
+        "a rotation T<sub>k</sub> and W<sub>q</sub> W<sub>k</sub>ᵀ, ω<sub>i</sub>; sinusoidal_pe"
+    )
     assert build_site.summary_html("$x_i$ <b>") == "$x_i$ &lt;b&gt;"
 
 

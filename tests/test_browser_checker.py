@@ -32,7 +32,7 @@ PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwG
 
 def note(minutes=5):
     return new_markdown_cell(
-        f"<details class=\"teacher-note\">\n<summary>Teacher's note · about {minutes} min</summary>\n\n"
+        f'<details class="teacher-note">\n<summary>Teacher\'s note · about {minutes} min</summary>\n\n'
         "**Say.** One sentence.\n\n**Ask the class.** A question?\n\n**Answer.** Its answer.\n\n</details>",
         metadata={"slideshow": {"slide_type": "notes"}, "tags": ["teacher-note"]},
     )
@@ -43,8 +43,9 @@ def md(source, slide_type="-"):
 
 
 def code(source, outputs, slide_type="-", count=1):
-    return new_code_cell(source, execution_count=count, outputs=outputs,
-                         metadata={"slideshow": {"slide_type": slide_type}})
+    return new_code_cell(
+        source, execution_count=count, outputs=outputs, metadata={"slideshow": {"slide_type": slide_type}}
+    )
 
 
 def tiny_course(folder):
@@ -55,24 +56,37 @@ def tiny_course(folder):
     depend on it. 02_bad's number fault needs the markup; 03_numbers' does not.
     """
     folder.mkdir()
-    figure = new_output("display_data", {
-        "text/html": f'<img src="data:image/png;base64,{PIXEL}" alt="One grey pixel, enlarged.">',
-        "text/plain": "[figure] One grey pixel, enlarged.",
-    })
+    figure = new_output(
+        "display_data",
+        {
+            "text/html": f'<img src="data:image/png;base64,{PIXEL}" alt="One grey pixel, enlarged.">',
+            "text/plain": "[figure] One grey pixel, enlarged.",
+        },
+    )
     good = [
-        md("# 01 — Good\n\n*A course* · notebook 01 of 02\n\n**The question:** does it fit?\n\nIt does.",
-           "slide"),
+        md(
+            "# 01 — Good\n\n*A course* · notebook 01 of 02\n\n**The question:** does it fit?\n\nIt does.",
+            "slide",
+        ),
         note(),
-        md("## 1. Short\n\nA formula, $\\omega_i = 10000^{-2i/d}$, and\n\n"
-           "$$T_k\\,\\mathrm{PE}(p) = \\mathrm{PE}(p+k).$$", "slide"),
+        md(
+            "## 1. Short\n\nA formula, $\\omega_i = 10000^{-2i/d}$, and\n\n"
+            "$$T_k\\,\\mathrm{PE}(p) = \\mathrm{PE}(p+k).$$",
+            "slide",
+        ),
         note(),
-        code("print('a line that is long enough to wrap at a word boundary ' * 3)",
-             [new_output("stream", name="stdout", text="a line that is long enough to wrap " * 6 + "\n")]),
+        code(
+            "print('a line that is long enough to wrap at a word boundary ' * 3)",
+            [new_output("stream", name="stdout", text="a line that is long enough to wrap " * 6 + "\n")],
+        ),
         md("### A figure", "subslide"),
         code("show_figure('One grey pixel, enlarged.')", [figure], count=2),
         md("### An explorer", "subslide"),
-        code("explorers.table_explorer(8, 4)",
-             [new_output("display_data", explorers.table_explorer(8, 4)._repr_mimebundle_()[0])], count=3),
+        code(
+            "explorers.table_explorer(8, 4)",
+            [new_output("display_data", explorers.table_explorer(8, 4)._repr_mimebundle_()[0])],
+            count=3,
+        ),
     ]
     long_formula = " + ".join(f"x_{{{i}}}" for i in range(90))
     header = " | ".join(f"column {i}" for i in range(16))
@@ -81,41 +95,59 @@ def tiny_course(folder):
     dead_slider, _ = explorers.Explorer(DEAD_SLIDER)._repr_mimebundle_()
     bad = [
         md("# 02 — Bad\n\nNo teacher note follows this title.", "slide"),
-        md("## 1. Too long\n\n" + "\n\n".join(f"Line {i} of a slide that is too long." for i in range(30)),
-           "slide"),
+        md(
+            "## 1. Too long\n\n" + "\n\n".join(f"Line {i} of a slide that is too long." for i in range(30)),
+            "slide",
+        ),
         note(),
         md("## 2. Too wide\n\n$$" + long_formula + "$$\n\n" + wide_table, "slide"),
         note(),
-        md("## 3. Raw math\n\nA formula MathJax refuses, $\\frac{1}{2}}$, and a raw subscript T_k in prose.",
-           "slide"),
+        md(
+            "## 3. Raw math\n\nA formula MathJax refuses, $\\frac{1}{2}}$, and a raw subscript T_k in prose.",
+            "slide",
+        ),
         note(),
-        md('## 4. Network and console\n\n<img src="https://example.invalid/x.png" alt="remote">\n\n'
-           f'<img src="data:image/png;base64,{PIXEL}">\n\n'
-           '<script>console.error("boom from the page")</script>\n\n'
-           # On the site: the page's sidebar loses its link to 01_good (the deck has no sidebar).
-           '<script>document.querySelector(\'nav.bd-docs-nav a[href="01_good.html"]\')?.remove()</script>',
-           "slide"),
+        md(
+            '## 4. Network and console\n\n<img src="https://example.invalid/x.png" alt="remote">\n\n'
+            f'<img src="data:image/png;base64,{PIXEL}">\n\n'
+            '<script>console.error("boom from the page")</script>\n\n'
+            # On the site: the page's sidebar loses its link to 01_good (the deck has no sidebar).
+            "<script>document.querySelector('nav.bd-docs-nav a[href=\"01_good.html\"]')?.remove()</script>",
+            "slide",
+        ),
         note(),
         md("## 5. A slider that moves nothing", "slide"),
         note(),
         code("explorer", [new_output("display_data", dead_slider)], count=2),
         # A style that hides the slide number on the slides that hold a formula's fraction: the
         # number depends on what is inside the formula MathJax drew.
-        md("## 6. No slide number\n\n<style>.reveal:has(section.present mjx-mfrac) .slide-number "
-           "{ display: none !important; }</style>\n\nOne half, $\\frac{1}{2}$, hides the number.", "slide"),
+        md(
+            "## 6. No slide number\n\n<style>.reveal:has(section.present mjx-mfrac) .slide-number "
+            "{ display: none !important; }</style>\n\nOne half, $\\frac{1}{2}$, hides the number.",
+            "slide",
+        ),
         note(),
         # Inside the slide, so not clipped, but drawn under the slide number (bottom left).
-        md('## 7. Under the slide number\n\n<p style="position: fixed; left: 0; bottom: 0; margin: 0">'
-           "Hidden by the number</p>", "slide"),
+        md(
+            '## 7. Under the slide number\n\n<p style="position: fixed; left: 0; bottom: 0; margin: 0">'
+            "Hidden by the number</p>",
+            "slide",
+        ),
         note(),
         # A paragraph in the system's serif, and a character the course's fonts have no glyph for.
-        md('## 8. System fonts\n\n<p style="font-family: serif">Set in the serif of the machine</p>\n\n'
-           "A character without a glyph: \u6f22.", "slide"),
+        md(
+            '## 8. System fonts\n\n<p style="font-family: serif">Set in the serif of the machine</p>\n\n'
+            "A character without a glyph: \u6f22.",
+            "slide",
+        ),
         note(),
     ]
     numbers = [
-        md("# 03 — Numbers\n\n<style>.reveal .slide-number { display: none !important; }</style>\n\n"
-           "A formula, $x_{2i} = \\sin(p\\,\\omega_i)$, and code:", "slide"),
+        md(
+            "# 03 — Numbers\n\n<style>.reveal .slide-number { display: none !important; }</style>\n\n"
+            "A formula, $x_{2i} = \\sin(p\\,\\omega_i)$, and code:",
+            "slide",
+        ),
         note(),
         code("print(1)", [new_output("stream", name="stdout", text="1\n")]),
     ]
@@ -143,8 +175,9 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
     cache = tmp_path / "cache.json"
     # The search from disk finds "refuses" on 02_bad only: asked to find it on 01_good, it must complain.
-    report = check_slides.check(None, out=tmp_path / "build", folder=course, cache=cache,
-                                search=("refuses", "01_good.html"))
+    report = check_slides.check(
+        None, out=tmp_path / "build", folder=course, cache=cache, search=("refuses", "01_good.html")
+    )
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
     assert report.slides == {"01_good": 4, "02_bad": 9, "03_numbers": 1}, report.summary()
@@ -164,8 +197,13 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert found("02_bad deck", "console:", "boom from the page"), bad
     assert found("02_bad slide 4/0", "image:", "without alt text"), bad
     assert found("02_bad slide 6/0", "number:", 'shows "", expected "7/9"'), bad
-    assert found("02_bad slide 7/0", '"7. Under the slide number"', "clipped:", "Hidden by the number",
-                 "under the slide number"), bad
+    assert found(
+        "02_bad slide 7/0",
+        '"7. Under the slide number"',
+        "clipped:",
+        "Hidden by the number",
+        "under the slide number",
+    ), bad
     assert found("02_bad slide 8/0", '"8. System fonts"', "font:", 'set in "serif"', "Set in the serif"), bad
     assert found("02_bad slide 8/0", "font:", "drawn with the system font", "Set in the serif"), bad
     assert found("02_bad slide 8/0", "font:", "Course Sans 400 normal has no glyph for \u6f22 (U+6F22)"), bad
@@ -176,8 +214,14 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     assert len(numbers) == 2, bad  # no other slide's number is missing or wrong
     assert report.number_markup == {"01_good": "set aside", "02_bad": "in place", "03_numbers": "set aside"}
     assert report.clipped == {"01_good": 0, "02_bad": 3, "03_numbers": 0}, report.summary()
-    for kind in ("network:", "console:", "without alt text", "math:", 'font: 1 text(s) set in "serif"',
-                 "U+6F22"):
+    for kind in (
+        "network:",
+        "console:",
+        "without alt text",
+        "math:",
+        'font: 1 text(s) set in "serif"',
+        "U+6F22",
+    ):
         assert found("site/02_bad.html", kind), (kind, bad)
     assert found("site/02_bad.html", "explorer:", "did not change the chart"), bad
     assert report.explorers == {"01_good.html": 1, "02_bad.html": 1}, report.summary()
@@ -190,8 +234,9 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
 
     # Checked again: a deck that passed is not opened (here: no browser at all) and gives what it
     # gave. (That a page with a problem is not kept, so is opened every time: the test below.)
-    again = check_slides.check([course / "01_good.ipynb"], out=tmp_path / "again", folder=course,
-                               site=False, cache=cache)
+    again = check_slides.check(
+        [course / "01_good.ipynb"], out=tmp_path / "again", folder=course, site=False, cache=cache
+    )
     assert again.cached == ["01_good.slides.html"] and again.process_group == 0, again.summary()
     assert (again.slides, again.clipped, again.problems) == ({"01_good": 4}, {"01_good": 0}, [])
     assert again.number_markup == {"01_good": "set aside"}
@@ -236,10 +281,20 @@ def test_the_cache_keeps_the_newest_entries(tmp_path, monkeypatch):
 
 def test_the_fingerprint_follows_what_a_result_depends_on_not_the_machine(tmp_path, monkeypatch):
     tools, npm = ROOT / "tools", ROOT / "tools" / "npm_packages"
-    read = {tools / "check_slides.py", tools / "build_site.py", tools / "build_slides.py",
-            tools / "explorers_web.py", tools / "course_fonts.py", tools / "browser.py",
-            npm / "check_browser.mjs", npm / "explorers_check.mjs", npm / "chromium.mjs",
-            npm / "package-lock.json", npm / "node_modules" / ".package-lock.json", ROOT / "requirements.txt"}
+    read = {
+        tools / "check_slides.py",
+        tools / "build_site.py",
+        tools / "build_slides.py",
+        tools / "explorers_web.py",
+        tools / "course_fonts.py",
+        tools / "browser.py",
+        npm / "check_browser.mjs",
+        npm / "explorers_check.mjs",
+        npm / "chromium.mjs",
+        npm / "package-lock.json",
+        npm / "node_modules" / ".package-lock.json",
+        ROOT / "requirements.txt",
+    }
     assert read <= set(check_slides.CHECKER_FILES), read - set(check_slides.CHECKER_FILES)
     checker = tmp_path / "check_browser.mjs"
     checker.write_text("// version 1")
@@ -276,8 +331,9 @@ def test_the_fingerprint_follows_what_a_result_depends_on_not_the_machine(tmp_pa
     assert len({first, *changed}) == 1 + len(changed), "each change must change the fingerprint"
 
 
-def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_screenshots(tmp_path, monkeypatch,
-                                                                                      capsys):
+def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_screenshots(
+    tmp_path, monkeypatch, capsys
+):
     # check()'s own wiring, with a stand-in for the browser that passes every deck it is sent.
     course = tiny_course(tmp_path / "notebooks")
     sent = []
@@ -296,24 +352,33 @@ def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_scree
             sent.append(path.name)
 
         def finish(self):
-            found = {"slides": [{"h": 0, "v": 0, "label": "Good", "clipped": False}], "problems": [],
-                     "notes": 1, "markup": "set aside"}
-            return {"browser": "Stand-in/1", "decks": {str(path): found for path in (tmp_path).rglob(
-                "01_good.slides.html")}, "pages": {}}
+            found = {
+                "slides": [{"h": 0, "v": 0, "label": "Good", "clipped": False}],
+                "problems": [],
+                "notes": 1,
+                "markup": "set aside",
+            }
+            return {
+                "browser": "Stand-in/1",
+                "decks": {str(path): found for path in (tmp_path).rglob("01_good.slides.html")},
+                "pages": {},
+            }
 
     monkeypatch.setattr(check_slides, "BrowserRun", PassingBrowser)
     asked = []
     real = check_slides.fingerprint
-    monkeypatch.setattr(check_slides, "fingerprint", lambda size, folder: asked.append((size, folder))
-                        or real(size, folder))
+    monkeypatch.setattr(
+        check_slides, "fingerprint", lambda size, folder: asked.append((size, folder)) or real(size, folder)
+    )
     cache, good = tmp_path / "cache.json", [course / "01_good.ipynb"]
     first = check_slides.check(good, (1024, 768), tmp_path / "a", course, site=False, cache=cache)
     assert asked == [((1024, 768), course)] and sent == ["01_good.slides.html"] and first.cached == []
     again = check_slides.check(good, (1024, 768), tmp_path / "b", course, site=False, cache=cache)
     assert sent == ["01_good.slides.html"] and again.cached == ["01_good.slides.html"]
     assert again.slides == first.slides == {"01_good": 1} and again.browser == "Stand-in/1"
-    shots = check_slides.check(good, (1024, 768), tmp_path / "c", course, tmp_path / "shots",
-                               site=False, cache=cache)
+    shots = check_slides.check(
+        good, (1024, 768), tmp_path / "c", course, tmp_path / "shots", site=False, cache=cache
+    )
     assert shots.cached == [] and len(sent) == 2 and len(asked) == 2  # reopened; no cache read
     monkeypatch.setattr(check_slides, "fingerprint", lambda size, folder: "another checker")
     changed = check_slides.check(good, (1024, 768), tmp_path / "d", course, site=False, cache=cache)

@@ -98,9 +98,7 @@ def test_fast_edge_shapes_against_math_module(n, d):
 def test_fast_layouts_are_one_permutation(n, d, base):
     interleaved = pu.sinusoidal_pe_fast(n, d, base=base)
     concatenated = pu.sinusoidal_pe_fast(n, d, base=base, layout="concatenated")
-    np.testing.assert_allclose(
-        concatenated, interleaved[:, pu.layout_permutation(d)], rtol=0, atol=4 * EPS
-    )
+    np.testing.assert_allclose(concatenated, interleaved[:, pu.layout_permutation(d)], rtol=0, atol=4 * EPS)
 
 
 @pytest.mark.parametrize("dtype", [np.float16, np.float32, np.longdouble])
@@ -118,8 +116,16 @@ def test_fast_rounds_once_to_dtype(dtype, layout):
 
 @pytest.mark.parametrize(
     ("n", "d", "base"),
-    [(1, 2, 1e4), (2, 8, 1e4), (17, 64, 1e4), (1000, 64, 1e4), (4096, 1024, 1e4),
-     (2**17, 16, 1e4), (2**17, 4, 2.0), (50_000, 128, 500.0)],
+    [
+        (1, 2, 1e4),
+        (2, 8, 1e4),
+        (17, 64, 1e4),
+        (1000, 64, 1e4),
+        (4096, 1024, 1e4),
+        (2**17, 16, 1e4),
+        (2**17, 4, 2.0),
+        (50_000, 128, 500.0),
+    ],
 )
 def test_fast_error_within_twice_the_formula(n, d, base):
     omega = pu.frequencies(d, base)
@@ -130,9 +136,7 @@ def test_fast_error_within_twice_the_formula(n, d, base):
     assert fast <= 2 * formula + 4 * EPS, (fast, formula)
 
 
-@pytest.mark.skipif(
-    np.finfo(np.longdouble).nmant < 60, reason="long double is plain double on this CPU"
-)
+@pytest.mark.skipif(np.finfo(np.longdouble).nmant < 60, reason="long double is plain double on this CPU")
 def test_reference_agrees_with_long_double():
     # The double-double reference against an independent 64-bit-mantissa evaluation.
     positions = np.r_[np.arange(200), np.arange(2**17 - 200, 2**17)].astype(np.float64)

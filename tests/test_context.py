@@ -39,7 +39,10 @@ def dynamic(s, length):
 
 def llama3(s, length, low=1.0, high=4.0):
     return {
-        "rope_type": "llama3", "factor": s, "low_freq_factor": low, "high_freq_factor": high,
+        "rope_type": "llama3",
+        "factor": s,
+        "low_freq_factor": low,
+        "high_freq_factor": high,
         "original_max_position_embeddings": length,
     }
 
@@ -112,17 +115,19 @@ def test_llama3_is_continuous_at_the_band_edges():
 def test_dynamic_by_hand():
     # d = 4, base 100, s = 2, L = 10. At n = 20: the bracket s·n/L − (s − 1) = 3, the new base
     # 100·3^(4/2) = 900, ω = 1, 900^(−1/2) = 1/30.
-    np.testing.assert_allclose(rope_frequencies(4, base=100.0, scaling=dynamic(2.0, 10), seq_len=20),
-                               [1.0, 1 / 30], rtol=1e-14)
+    np.testing.assert_allclose(
+        rope_frequencies(4, base=100.0, scaling=dynamic(2.0, 10), seq_len=20), [1.0, 1 / 30], rtol=1e-14
+    )
     # n ≤ L: nothing changes (ω = 1, 0.1)
     for n in (1, 9, 10):
-        np.testing.assert_array_equal(rope_frequencies(4, base=100.0, scaling=dynamic(2.0, 10), seq_len=n),
-                                      [1.0, 0.1])
+        np.testing.assert_array_equal(
+            rope_frequencies(4, base=100.0, scaling=dynamic(2.0, 10), seq_len=n), [1.0, 0.1]
+        )
     # n = sL with s = 4: the bracket is s² − s + 1 = 13, so the last pair (i = d/2 − 1) is divided by 13
     # and the base multiplied by 13^(d/(d−2)); for d = 128 that is about 13.54 (ln 13 · 128/126 ≈ 2.6057)
     got = rope_frequencies(128, scaling=dynamic(4.0, 4096), seq_len=4 * 4096)
     np.testing.assert_allclose(pu.frequencies(128)[-1] / got[-1], 13.0, rtol=1e-12)
-    new_base = got[1] ** (-128 / 2)                  # ω_1 = base'^(−2/d)
+    new_base = got[1] ** (-128 / 2)  # ω_1 = base'^(−2/d)
     np.testing.assert_allclose(new_base / 10000.0, 13.0 ** (128 / 126), rtol=1e-10)
     assert round(new_base / 10000.0, 2) == 13.54
 
@@ -135,8 +140,13 @@ def hf_dynamic_ntk(base, dim, max_position_embeddings, factor, seq_len):
     return [1.0 / (base ** (i / dim)) for i in range(0, dim, 2)]
 
 
-@given(d=d_models.filter(lambda d: d > 2), base=bases, s=any_factors, length=lengths,
-       n=st.integers(min_value=1, max_value=2_000_000))
+@given(
+    d=d_models.filter(lambda d: d > 2),
+    base=bases,
+    s=any_factors,
+    length=lengths,
+    n=st.integers(min_value=1, max_value=2_000_000),
+)
 def test_dynamic_matches_hugging_face_and_is_static_ntk_with_the_bracket(d, base, s, length, n):
     got = rope_frequencies(d, base=base, scaling=dynamic(s, length), seq_len=n)
     np.testing.assert_allclose(got, hf_dynamic_ntk(base, d, length, s, n), rtol=1e-10)
@@ -145,15 +155,18 @@ def test_dynamic_matches_hugging_face_and_is_static_ntk_with_the_bracket(d, base
     else:
         bracket = s * n / length - (s - 1)
         np.testing.assert_allclose(got, rope_frequencies(d, base=base, scaling=ntk(bracket)), rtol=1e-10)
-        assert got[0] == 1.0                          # pair 0 never changes
+        assert got[0] == 1.0  # pair 0 never changes
         np.testing.assert_allclose(pu.frequencies(d, base)[-1] / got[-1], bracket, rtol=1e-9)
 
 
-@given(d=d_models.filter(lambda d: d > 2), halves=st.integers(min_value=2, max_value=128),
-       half_length=st.integers(min_value=8, max_value=100_000))
+@given(
+    d=d_models.filter(lambda d: d > 2),
+    halves=st.integers(min_value=2, max_value=128),
+    half_length=st.integers(min_value=8, max_value=100_000),
+)
 def test_dynamic_at_s_times_l_is_the_ntk_alpha(d, halves, half_length):
     s, length = halves / 2, 2 * half_length
-    n = halves * half_length                          # = s·L exactly
+    n = halves * half_length  # = s·L exactly
     # at n = sL the bracket is s² − s + 1: the NTK "alpha", by which the last pair is divided
     got = rope_frequencies(d, scaling=dynamic(s, length), seq_len=n)
     alpha = s * s - s + 1 if n > length else 1.0
@@ -178,7 +191,6 @@ def test_alibi_slopes_by_hand():
     # 12 heads: 2^-1 … 2^-8, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5
     expected = [2.0**-k for k in range(1, 9)] + [2.0**-0.5, 2.0**-1.5, 2.0**-2.5, 2.0**-3.5]
     np.testing.assert_allclose(alibi_slopes(12), expected)
-
 
 
 @pytest.mark.parametrize("n_heads", [n for n in range(3, 200) if n & (n - 1)])
@@ -219,10 +231,26 @@ def test_yarn_attention_scale_against_both_sources():
 HF_ROPE_TYPES = {"default", "linear", "dynamic", "yarn", "longrope", "llama3", "proportional"}
 HF_KEYS = {
     "linear": {"rope_type", "factor", "rope_theta"},
-    "yarn": {"rope_type", "factor", "original_max_position_embeddings", "rope_theta", "attention_factor",
-             "beta_fast", "beta_slow", "mscale", "mscale_all_dim", "truncate"},
-    "llama3": {"rope_type", "factor", "original_max_position_embeddings", "low_freq_factor",
-               "high_freq_factor", "rope_theta"},
+    "yarn": {
+        "rope_type",
+        "factor",
+        "original_max_position_embeddings",
+        "rope_theta",
+        "attention_factor",
+        "beta_fast",
+        "beta_slow",
+        "mscale",
+        "mscale_all_dim",
+        "truncate",
+    },
+    "llama3": {
+        "rope_type",
+        "factor",
+        "original_max_position_embeddings",
+        "low_freq_factor",
+        "high_freq_factor",
+        "rope_theta",
+    },
     "dynamic": {"rope_type", "factor", "original_max_position_embeddings"},
 }
 #: The course's own rope_type names, with the keys they take (documented as the course's).
@@ -235,7 +263,7 @@ def test_rule_names_are_hugging_faces_except_the_courses_own():
     from pe_utils.context import RULES
 
     assert set(RULES) == (set(HF_KEYS) | set(COURSE_ROPE_TYPES))
-    assert not set(COURSE_ROPE_TYPES) & HF_ROPE_TYPES      # "ntk" is not a Hugging Face type
+    assert not set(COURSE_ROPE_TYPES) & HF_ROPE_TYPES  # "ntk" is not a Hugging Face type
     assert set(HF_KEYS) <= HF_ROPE_TYPES
     for rope_type, rule in RULES.items():
         keys = set(rule.required) | set(rule.optional)
@@ -254,11 +282,13 @@ def pe_utils_context_doc():
 
     return pe_utils.context.__doc__
 
+
 def _get_slopes_as_published(n):
     """A literal transcription of get_slopes.
 
     From ofirpress/attention_with_linear_biases, fairseq/models/transformer.py.
     """
+
     def get_slopes_power_of_2(n):
         start = 2 ** (-(2 ** -(math.log2(n) - 3)))
         ratio = start
@@ -267,9 +297,10 @@ def _get_slopes_as_published(n):
     if math.log2(n).is_integer():
         return get_slopes_power_of_2(n)
     closest_power_of_2 = 2 ** math.floor(math.log2(n))
-    return get_slopes_power_of_2(closest_power_of_2) + _get_slopes_as_published(2 * closest_power_of_2)[0::2][
-        : n - closest_power_of_2
-    ]
+    return (
+        get_slopes_power_of_2(closest_power_of_2)
+        + _get_slopes_as_published(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
+    )
 
 
 @pytest.mark.parametrize("n_heads", range(1, 70))
@@ -305,8 +336,12 @@ def test_ntk_keeps_pair_zero_and_divides_the_last_pair(d, base, s):
 
 
 @given(
-    d=d_models, base=bases, s=factors, length=lengths,
-    low=st.floats(min_value=0.1, max_value=8.0), gap=st.floats(min_value=0.1, max_value=32.0),
+    d=d_models,
+    base=bases,
+    s=factors,
+    length=lengths,
+    low=st.floats(min_value=0.1, max_value=8.0),
+    gap=st.floats(min_value=0.1, max_value=32.0),
 )
 def test_llama3_bands(d, base, s, length, low, gap):
     high = low + gap
@@ -322,22 +357,25 @@ def test_llama3_bands(d, base, s, length, low, gap):
 
 
 @given(
-    d=d_models, base=bases, s=factors, length=lengths,
-    slow=st.floats(min_value=0.25, max_value=4.0), ratio=st.floats(min_value=1.5, max_value=128.0),
+    d=d_models,
+    base=bases,
+    s=factors,
+    length=lengths,
+    slow=st.floats(min_value=0.25, max_value=4.0),
+    ratio=st.floats(min_value=1.5, max_value=128.0),
     truncate=st.booleans(),
 )
 def test_yarn_keeps_fast_pairs_and_divides_slow_pairs(d, base, s, length, slow, ratio, truncate):
     fast = slow * ratio
     assume(length > 2 * math.pi * slow)
     omega = pu.frequencies(d, base)
-    rotations = length * omega / (2 * np.pi)            # turns of pair i within L positions
+    rotations = length * omega / (2 * np.pi)  # turns of pair i within L positions
     rule = yarn(s, length, beta_fast=fast, beta_slow=slow, truncate=truncate)
     divisor = omega / rope_frequencies(d, base=base, scaling=rule)
     np.testing.assert_allclose(divisor[rotations > fast * (1 + 1e-9)], 1.0, rtol=1e-12)
     np.testing.assert_allclose(divisor[rotations < slow * (1 - 1e-9)], s, rtol=1e-12)
     assert np.all(divisor >= 1 - 1e-12) and np.all(divisor <= s * (1 + 1e-12))
     assert np.all(np.diff(divisor) >= -1e-9 * s)
-
 
 
 @pytest.mark.parametrize("rope_type", ["linear", "ntk", "yarn", "llama3"])
@@ -350,6 +388,7 @@ def test_every_divisor_lies_between_one_and_the_factor(rope_type, d, base, s, le
     divisor = pu.frequencies(d, base) / rope_frequencies(d, base=base, scaling=rule)
     low, high = min(1.0, s), max(1.0, s)
     assert np.all(divisor >= low * (1 - 1e-12)) and np.all(divisor <= high * (1 + 1e-12))
+
 
 @given(s=st.floats(min_value=1.0, max_value=1e6))
 def test_yarn_attention_scale_formula(s):
@@ -364,7 +403,7 @@ def test_alibi_slopes_properties(n):
     slopes = alibi_slopes(n)
     assert slopes.shape == (n,)
     assert np.all((slopes > 0) & (slopes < 1))
-    assert len(set(slopes.tolist())) == n            # one distinct slope per head
+    assert len(set(slopes.tolist())) == n  # one distinct slope per head
     power = 2 ** int(math.floor(math.log2(n)))
     # the first 2^a slopes are geometric with start = ratio = 2^(−8/2^a)
     np.testing.assert_allclose(slopes[:power], 2.0 ** (-8.0 * np.arange(1, power + 1) / power), rtol=1e-12)
@@ -376,8 +415,15 @@ RULE_EXAMPLES = [None, linear(4.0), ntk(4.0), yarn(8.0, 512), llama3(8.0, 512)]
 
 @pytest.mark.skipif(not ROPE_TAKES_SCALING, reason="pe_utils.rope does not accept scaling yet")
 @pytest.mark.parametrize("rule", RULE_EXAMPLES, ids=lambda r: "none" if r is None else r["rope_type"])
-@given(d=d_models.filter(lambda d: d > 2), base=bases, p=st.integers(-3000, 3000), q=st.integers(-3000, 3000),
-       shift=st.integers(-3000, 3000), layout=layouts, seed=st.integers(0, 2**16))
+@given(
+    d=d_models.filter(lambda d: d > 2),
+    base=bases,
+    p=st.integers(-3000, 3000),
+    q=st.integers(-3000, 3000),
+    shift=st.integers(-3000, 3000),
+    layout=layouts,
+    seed=st.integers(0, 2**16),
+)
 def test_rope_relative_identity_with_scaling(rule, d, base, p, q, shift, layout, seed):
     rng = np.random.default_rng(seed)
     a, b = rng.normal(size=(2, d))
@@ -393,12 +439,12 @@ def test_rope_with_scaling_rotates_by_the_scaled_frequencies(rule):
     d, positions = 16, np.arange(40.0)
     x = np.random.default_rng(1).normal(size=(40, d))
     angles = np.outer(positions, rope_frequencies(d, scaling=rule))
-    u, v = x[:, 0::2], x[:, 1::2]                       # interleaved pairs, counter-clockwise
+    u, v = x[:, 0::2], x[:, 1::2]  # interleaved pairs, counter-clockwise
     expected = np.empty_like(x)
     expected[:, 0::2] = np.cos(angles) * u - np.sin(angles) * v
     expected[:, 1::2] = np.sin(angles) * u + np.cos(angles) * v
     np.testing.assert_allclose(pu.rope(x, positions, scaling=rule), expected, atol=1e-12)
-    if rule["rope_type"] == "linear":                  # position interpolation: p/s at the old ω
+    if rule["rope_type"] == "linear":  # position interpolation: p/s at the old ω
         interpolated = pu.rope(x, positions / 4.0)
         np.testing.assert_allclose(pu.rope(x, positions, scaling=rule), interpolated, atol=1e-12)
 
@@ -414,21 +460,46 @@ def test_rope_with_scaling_rotates_by_the_scaled_frequencies(rule):
         ({"factor": 2.0}, ValueError, '"rope_type"'),
         ({"rope_type": "dynamic", "factor": 2.0}, ValueError, '"original_max_position_embeddings"'),
         ({"rope_type": "longrope", "factor": 2.0}, ValueError, "rope_type"),
-        ({"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 0}, ValueError,
-         "original_max_position_embeddings"),
+        (
+            {"rope_type": "dynamic", "factor": 2.0, "original_max_position_embeddings": 0},
+            ValueError,
+            "original_max_position_embeddings",
+        ),
         ({"rope_type": None, "factor": 2.0}, ValueError, "rope_type"),
         ({"rope_type": "linear"}, ValueError, '"factor"'),
         ({"rope_type": "ntk"}, ValueError, '"factor"'),
         ({"rope_type": "yarn", "factor": 2.0}, ValueError, '"original_max_position_embeddings"'),
-        ({"rope_type": "llama3", "factor": 2.0, "original_max_position_embeddings": 64,
-          "low_freq_factor": 1.0}, ValueError, '"high_freq_factor"'),
-        ({"rope_type": "llama3", "factor": 2.0, "original_max_position_embeddings": 64,
-          "high_freq_factor": 4.0}, ValueError, '"low_freq_factor"'),
-        ({"rope_type": "llama3", "factor": 2.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0},
-         ValueError, '"original_max_position_embeddings"'),
+        (
+            {
+                "rope_type": "llama3",
+                "factor": 2.0,
+                "original_max_position_embeddings": 64,
+                "low_freq_factor": 1.0,
+            },
+            ValueError,
+            '"high_freq_factor"',
+        ),
+        (
+            {
+                "rope_type": "llama3",
+                "factor": 2.0,
+                "original_max_position_embeddings": 64,
+                "high_freq_factor": 4.0,
+            },
+            ValueError,
+            '"low_freq_factor"',
+        ),
+        (
+            {"rope_type": "llama3", "factor": 2.0, "low_freq_factor": 1.0, "high_freq_factor": 4.0},
+            ValueError,
+            '"original_max_position_embeddings"',
+        ),
         ({**linear(2.0), "beta_fast": 32.0}, ValueError, '"beta_fast"'),
-        ({**ntk(2.0), "original_max_position_embeddings": 64}, ValueError,
-         '"original_max_position_embeddings"'),
+        (
+            {**ntk(2.0), "original_max_position_embeddings": 64},
+            ValueError,
+            '"original_max_position_embeddings"',
+        ),
         ({**yarn(2.0, 64), "attention_factor": 1.0}, ValueError, '"attention_factor"'),
         ({**yarn(2.0, 64), "type": "yarn"}, ValueError, '"type"'),
         ({**llama3(2.0, 64), "beta_slow": 1.0}, ValueError, '"beta_slow"'),
@@ -498,8 +569,12 @@ def test_bad_seq_len_is_refused_by_name(scaling, seq_len, error, words):
     ("d_model", "scaling", "seq_len", "words"),
     [
         # base·(4·10^300/16 − 3)^2 ≈ 10^4 · 6·10^598: beyond float64 (and 4.0 · 10**400 is no float at all)
-        (4, dynamic(4.0, 16), 10**300,
-         r'^seq_len=100000… \(301 digits\) and scaling\["factor"\]=4.0: the new base'),
+        (
+            4,
+            dynamic(4.0, 16),
+            10**300,
+            r'^seq_len=100000… \(301 digits\) and scaling\["factor"\]=4.0: the new base',
+        ),
         (4, dynamic(4.0, 16), 10**400, r'^seq_len=.* and scaling\["factor"\]=4.0: the new base'),
         (4, dynamic(1e300, 16), 10**6, r'^seq_len=1000000 and scaling\["factor"\]=1e\+300'),
         (4, ntk(1e300), None, r'^scaling\["factor"\]=1e\+300: the new base .* too large for float64'),
@@ -535,8 +610,16 @@ def test_bad_d_model_and_base(kwargs, error, words):
 
 @pytest.mark.parametrize(
     ("factor", "error"),
-    [(0.0, ValueError), (-1.0, ValueError), (float("nan"), ValueError), (float("inf"), ValueError),
-     ("2", TypeError), (True, TypeError), (None, TypeError), ([2.0], TypeError)],
+    [
+        (0.0, ValueError),
+        (-1.0, ValueError),
+        (float("nan"), ValueError),
+        (float("inf"), ValueError),
+        ("2", TypeError),
+        (True, TypeError),
+        (None, TypeError),
+        ([2.0], TypeError),
+    ],
 )
 def test_bad_yarn_attention_scale(factor, error):
     with pytest.raises(error, match="factor"):
@@ -573,6 +656,11 @@ def test_a_scaling_rule_is_data_and_a_malformed_rule_is_refused():
     with pytest.raises(ValueError, match="both required and optional"):
         ScalingRule(("rope_type", "factor"), {"factor": 1.0})
     # check_scaling is the public name of the check rope_frequencies and the explorer share.
-    assert check_scaling({"rope_type": "yarn", "factor": 2, "original_max_position_embeddings": 64},
-                         8) == {"rope_type": "yarn", "factor": 2.0, "original_max_position_embeddings": 64,
-                                "beta_fast": 32.0, "beta_slow": 1.0, "truncate": True}
+    assert check_scaling({"rope_type": "yarn", "factor": 2, "original_max_position_embeddings": 64}, 8) == {
+        "rope_type": "yarn",
+        "factor": 2.0,
+        "original_max_position_embeddings": 64,
+        "beta_fast": 32.0,
+        "beta_slow": 1.0,
+        "truncate": True,
+    }

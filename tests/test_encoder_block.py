@@ -50,8 +50,17 @@ def test_encoder_weights_shapes_and_seeds():
     weights = pu.encoder_weights(6, d_ff=10, seed=2)
     shapes = {name: np.shape(value) for name, value in weights._asdict().items()}
     assert shapes == {
-        "W_q": (6, 6), "W_k": (6, 6), "W_v": (6, 6), "gain_1": (6,), "bias_1": (6,),
-        "W_1": (6, 10), "b_1": (10,), "W_2": (10, 6), "b_2": (6,), "gain_2": (6,), "bias_2": (6,),
+        "W_q": (6, 6),
+        "W_k": (6, 6),
+        "W_v": (6, 6),
+        "gain_1": (6,),
+        "bias_1": (6,),
+        "W_1": (6, 10),
+        "b_1": (10,),
+        "W_2": (10, 6),
+        "b_2": (6,),
+        "gain_2": (6,),
+        "bias_2": (6,),
     }
     # The attention weights are fixed_weights' own; the same seed gives the same block.
     for mine, theirs in zip(weights[:3], pu.fixed_weights(6, seed=2), strict=True):

@@ -52,9 +52,9 @@ def test_builders_agree_with_math_module(build, n):
     table = build(n, d)
     assert table.shape == (n, d) and table.dtype == np.float64
     omega = [base ** (-2 * i / d) for i in range(d // 2)]
-    expected = np.array(
-        [[f(p * w) for w in omega for f in (math.sin, math.cos)] for p in range(n)]
-    ).reshape(n, d)
+    expected = np.array([[f(p * w) for w in omega for f in (math.sin, math.cos)] for p in range(n)]).reshape(
+        n, d
+    )
     np.testing.assert_allclose(table, expected, atol=1e-12)
 
 

@@ -46,8 +46,7 @@ def test_pair_zero_near_returns_are_the_convergents_of_two_pi():
     # 2π = [6; 3, 1, 1, 7, 2, 146, …]; numerators 6, 19, 25, 44, 333, 710, 103993
     table = pe_utils.encode_positions([0, 44, 710, 103993], 64)
     pair0 = np.linalg.norm(table[1:, :2] - table[0, :2], axis=1)
-    np.testing.assert_allclose(pair0, [2 * abs(math.sin(k / 2)) for k in (44, 710, 103993)],
-                               rtol=1e-6)
+    np.testing.assert_allclose(pair0, [2 * abs(math.sin(k / 2)) for k in (44, 710, 103993)], rtol=1e-6)
     assert pair0[1] < 1e-4 and pair0[2] < 1e-4
     rest = np.linalg.norm(table[1:, 2:] - table[0, 2:], axis=1)
     assert np.all(rest > 4)  # the slower pairs keep the rows apart

@@ -163,14 +163,16 @@ def test_answer_right_to_its_digits_is_told_to_give_more():
 
 def test_decimals_and_significant_digits_accept_exactly_what_they_ask():
     # "Correct to k decimals / significant digits": within half a unit of the k-th digit.
-    angle = Exercise("Angle? Give it to 1 decimal.", 35.26438968, hint="h", solution="answer = 35.3",
-                     decimals=1)
+    angle = Exercise(
+        "Angle? Give it to 1 decimal.", 35.26438968, hint="h", solution="answer = 35.3", decimals=1
+    )
     assert angle.answer_form == "to 1 decimal"
     assert angle.check(35.3) and angle.check(35.26) and angle.check(35.2644)
     assert not angle.check(35.2) and not angle.check(35.4)
     assert "round to the nearest" in angle.check(35.2).message.lower()
-    factor = Exercise("m²? Give it to 4 significant digits.", 1.6313902, hint="h", solution="answer = 1.631",
-                      significant=4)
+    factor = Exercise(
+        "m²? Give it to 4 significant digits.", 1.6313902, hint="h", solution="answer = 1.631", significant=4
+    )
     assert factor.answer_form == "to 4 significant digits"
     assert factor.check(1.631) and factor.check(1.6314) and factor.check(1.63139)
     assert not factor.check(1.632)  # 6.1e-4 away: more than half a unit of the 4th digit
@@ -207,8 +209,9 @@ def test_a_rounded_typical_mistake_still_gets_its_explanation():
 
 
 def test_words_name_the_choices_for_anything_else():
-    word = Exercise("Which?", "invariant", hint="h", solution="answer = 'invariant'",
-                    choices=["equivariant", "invariant"])
+    word = Exercise(
+        "Which?", "invariant", hint="h", solution="answer = 'invariant'", choices=["equivariant", "invariant"]
+    )
     assert word.check("'Invariant'.")
     message = word.check(1).message
     assert "'equivariant' or 'invariant'" in message and "as text in quotes" in message
@@ -283,8 +286,9 @@ def test_true_or_false_questions():
 
 
 def test_one_unit_off_is_told_why_it_is_off():
-    factor = Exercise("m²? Give it to 4 significant digits.", 1.6313902, hint="h", solution="answer = 1.631",
-                      significant=4)
+    factor = Exercise(
+        "m²? Give it to 4 significant digits.", 1.6313902, hint="h", solution="answer = 1.631", significant=4
+    )
     # 1.632: the digits asked for, last one off (e.g. m rounded before squaring), not a cut-off value.
     assert "Round only the final value" in factor.check(1.632).message
     assert "cut the digits off" not in factor.check(1.632).message
@@ -299,8 +303,9 @@ def test_brackets_and_decimal_commas_for_one_number():
     seven = Exercise("k? Give an integer.", 7, hint="h", solution="answer = 7")
     assert "write 7, without quotes or brackets" in seven.check("[7]").message
     assert "without brackets" in seven.check([7]).message
-    two_point_four = Exercise("Divisor? Give its exact value.", 2.4, hint="h", solution="answer = 2.4",
-                              rtol=1e-9, atol=0.0)
+    two_point_four = Exercise(
+        "Divisor? Give its exact value.", 2.4, hint="h", solution="answer = 2.4", rtol=1e-9, atol=0.0
+    )
     assert "write a decimal with a point, 2.4" in two_point_four.check((2, 4)).message
 
 
@@ -308,21 +313,36 @@ def test_whole_numbers_are_exact_and_rounded_entries_are_not_counted_wrong():
     period = Exercise("Period? Give a whole number.", 1024, hint="h", solution="answer = 1024")
     assert not period.check(1024.0001) and "whole number" in period.check(1024.0001).message
     assert period.check(np.float64(1024.0))
-    row = Exercise("Row? Give each to 4 decimals.", [0.12344, 0.56789, -0.5], hint="h",
-                   solution="answer = [0.1234, 0.5679, -0.5]", decimals=4)
+    row = Exercise(
+        "Row? Give each to 4 decimals.",
+        [0.12344, 0.56789, -0.5],
+        hint="h",
+        solution="answer = [0.1234, 0.5679, -0.5]",
+        decimals=4,
+    )
     message = row.check([0.1299, 0.5679, -0.5]).message
     assert "1 of 3 entries differ, the first at index (0,)" in message, message
 
 
 def test_a_typical_mistake_given_as_asked_gets_its_explanation():
-    angle = Exercise("Angle in degrees? Give it to 1 decimal.", 35.26438968, hint="h",
-                     solution="answer = 35.3",
-                     decimals=1, mistakes=[(0.6154797, "That is in radians.")])
+    angle = Exercise(
+        "Angle in degrees? Give it to 1 decimal.",
+        35.26438968,
+        hint="h",
+        solution="answer = 35.3",
+        decimals=1,
+        mistakes=[(0.6154797, "That is in radians.")],
+    )
     assert "radians" in angle.check(0.6).message and "radians" in angle.check(0.62).message
 
 
 def test_one_entry_off_by_one_is_named():
-    row = Exercise("∂L/∂s? Give each to 4 decimals.", [-2 / 3, 1 / 3, 1 / 3], hint="h",
-                   solution="answer = [-0.6667, 0.3333, 0.3333]", decimals=4)
+    row = Exercise(
+        "∂L/∂s? Give each to 4 decimals.",
+        [-2 / 3, 1 / 3, 1 / 3],
+        hint="h",
+        solution="answer = [-0.6667, 0.3333, 0.3333]",
+        decimals=4,
+    )
     message = row.check([-0.6667, 0.3334, 0.3333]).message
     assert "in entry (1,)" in message and "every entry" not in message, message

@@ -179,21 +179,82 @@ def anything_but_a_number(expected_shape: tuple[int, ...]) -> list:
     """Answers that are not real numbers, or not of the expected shape, or absurd."""
     wrong_shape = np.zeros(expected_shape + (2,))
     return [
-        "4", " -2 ", "six", "", "[4, 3]", b"4", np.str_("4"),
-        3 + 0j, 2 + 1j, np.complex128(1), np.complex64(1 + 1j),
-        True, False, np.bool_(True), np.bool_(False),
-        None, [...], [None], [], [1], [1, 2], (1, 2), [[1, 2], [3]], [[1, 2], 3],
-        [1, "2"], ["4"] * 3, [True, False], {}, {"a": 1}, {1, 2}, frozenset(),
-        np.array(["4"]), np.array([1, "a"], dtype=object), np.array([None]), np.array([1 + 2j]),
-        np.array([True]), np.array(1 + 0j), np.array("4"), np.array([np.datetime64("2020")]),
-        np.datetime64("2020"), np.zeros((2, 3, 4)), wrong_shape, np.ma.array([1.0, 2.0], mask=[0, 1]),
-        np.ma.masked, np.zeros(0), np.empty((0, 3)),
-        object(), Hostile(), [Hostile()], int, np.ndarray, np, math, print, lambda: 4,
-        (value for value in range(3)), iter([1.0]), itertools.count(), range(10**9), range(10**100),
-        np.broadcast_to(1.0, (10**9,)), _self_containing_list(), _nested(200),
-        10**400, -(10**400), [10**400, 1], np.longdouble("1e4000"), np.longdouble("-1e4000"),
-        float("nan"), float("inf"), -float("inf"), np.float64("nan"), np.float16("inf"), [float("nan")],
-        decimal.Decimal("sNaN"), decimal.Decimal("NaN"),
+        "4",
+        " -2 ",
+        "six",
+        "",
+        "[4, 3]",
+        b"4",
+        np.str_("4"),
+        3 + 0j,
+        2 + 1j,
+        np.complex128(1),
+        np.complex64(1 + 1j),
+        True,
+        False,
+        np.bool_(True),
+        np.bool_(False),
+        None,
+        [...],
+        [None],
+        [],
+        [1],
+        [1, 2],
+        (1, 2),
+        [[1, 2], [3]],
+        [[1, 2], 3],
+        [1, "2"],
+        ["4"] * 3,
+        [True, False],
+        {},
+        {"a": 1},
+        {1, 2},
+        frozenset(),
+        np.array(["4"]),
+        np.array([1, "a"], dtype=object),
+        np.array([None]),
+        np.array([1 + 2j]),
+        np.array([True]),
+        np.array(1 + 0j),
+        np.array("4"),
+        np.array([np.datetime64("2020")]),
+        np.datetime64("2020"),
+        np.zeros((2, 3, 4)),
+        wrong_shape,
+        np.ma.array([1.0, 2.0], mask=[0, 1]),
+        np.ma.masked,
+        np.zeros(0),
+        np.empty((0, 3)),
+        object(),
+        Hostile(),
+        [Hostile()],
+        int,
+        np.ndarray,
+        np,
+        math,
+        print,
+        lambda: 4,
+        (value for value in range(3)),
+        iter([1.0]),
+        itertools.count(),
+        range(10**9),
+        range(10**100),
+        np.broadcast_to(1.0, (10**9,)),
+        _self_containing_list(),
+        _nested(200),
+        10**400,
+        -(10**400),
+        [10**400, 1],
+        np.longdouble("1e4000"),
+        np.longdouble("-1e4000"),
+        float("nan"),
+        float("inf"),
+        -float("inf"),
+        np.float64("nan"),
+        np.float16("inf"),
+        [float("nan")],
+        decimal.Decimal("sNaN"),
+        decimal.Decimal("NaN"),
     ]
 
 
@@ -286,17 +347,56 @@ def _in_place_only(*args):
 def not_a_working_function() -> list:
     """Non-functions, and functions that fail or return what is not a real result."""
     return [
-        4, 2.5, "f", "lambda x: x", None, [lambda x: x], np.zeros(3), int, np.ndarray, math, object(),
-        math.atan2, math.sqrt, math.floor, abs, len, sorted, print,
-        lambda: 0, lambda a, b, c, d, e, f, g: 0,
-        lambda *a: None, _in_place_only, lambda *a: "4", lambda *a: ["1", "2"], lambda *a: 1 + 2j,
-        lambda *a: np.complex128(1), lambda *a: np.ones(3) * 1j, lambda *a: True, lambda *a: np.bool_(False),
-        lambda *a: np.array([True, False]), lambda *a: [1, [2, 3]], lambda *a: {}, lambda *a: {1},
-        lambda *a: 10**400, lambda *a: np.broadcast_to(1.0, (10**9,)), lambda *a: range(10**9),
-        lambda *a: (x for x in a), lambda *a: itertools.count(), lambda *a: Hostile(), lambda *a: np.nan,
-        lambda *a: lambda: 0, lambda *a: np.ma.masked, lambda *a: a,
-        _raises(ZeroDivisionError("boom")), _raises(SystemExit(3)), _raises(SystemExit()),
-        _raises(RecursionError()), _raises(MemoryError()), _raises(Exception()), _noisy,
+        4,
+        2.5,
+        "f",
+        "lambda x: x",
+        None,
+        [lambda x: x],
+        np.zeros(3),
+        int,
+        np.ndarray,
+        math,
+        object(),
+        math.atan2,
+        math.sqrt,
+        math.floor,
+        abs,
+        len,
+        sorted,
+        print,
+        lambda: 0,
+        lambda a, b, c, d, e, f, g: 0,
+        lambda *a: None,
+        _in_place_only,
+        lambda *a: "4",
+        lambda *a: ["1", "2"],
+        lambda *a: 1 + 2j,
+        lambda *a: np.complex128(1),
+        lambda *a: np.ones(3) * 1j,
+        lambda *a: True,
+        lambda *a: np.bool_(False),
+        lambda *a: np.array([True, False]),
+        lambda *a: [1, [2, 3]],
+        lambda *a: {},
+        lambda *a: {1},
+        lambda *a: 10**400,
+        lambda *a: np.broadcast_to(1.0, (10**9,)),
+        lambda *a: range(10**9),
+        lambda *a: (x for x in a),
+        lambda *a: itertools.count(),
+        lambda *a: Hostile(),
+        lambda *a: np.nan,
+        lambda *a: lambda: 0,
+        lambda *a: np.ma.masked,
+        lambda *a: a,
+        _raises(ZeroDivisionError("boom")),
+        _raises(SystemExit(3)),
+        _raises(SystemExit()),
+        _raises(RecursionError()),
+        _raises(MemoryError()),
+        _raises(Exception()),
+        _noisy,
     ]
 
 
@@ -319,8 +419,11 @@ def test_a_function_that_runs_on_numbers_but_not_on_arrays_is_told_to_take_array
     # math.sqrt takes one number at a time: it runs on the scalar cases, then raises on the array.
     advice = "the question asks for arrays too"
     scalar_then_array = FunctionExercise(
-        "Write root(x) returning the square root of x (a number or an array).", np.sqrt,
-        cases=[(0.25,), (4.0,), (np.array([1.0, 9.0]),)], hint="np.sqrt.", solution="answer = np.sqrt",
+        "Write root(x) returning the square root of x (a number or an array).",
+        np.sqrt,
+        cases=[(0.25,), (4.0,), (np.array([1.0, 9.0]),)],
+        hint="np.sqrt.",
+        solution="answer = np.sqrt",
     )
     message = judge(scalar_then_array, math.sqrt, capfd).message
     assert message.startswith("Your function raised TypeError") and advice in message
@@ -329,9 +432,11 @@ def test_a_function_that_runs_on_numbers_but_not_on_arrays_is_told_to_take_array
     # No such advice when it failed on a number, or when no case of single numbers ran first.
     assert advice not in judge(scalar_then_array, _raises(ZeroDivisionError("boom")), capfd).message
     arrays_only = FunctionExercise(
-        "Write root(x) returning the square roots of an array x.", np.sqrt,
+        "Write root(x) returning the square roots of an array x.",
+        np.sqrt,
         cases=[(np.array([1.0, 9.0]),), (np.array([4.0, 16.0]),)],
-        hint="np.sqrt.", solution="answer = np.sqrt",
+        hint="np.sqrt.",
+        solution="answer = np.sqrt",
     )
     message = judge(arrays_only, math.sqrt, capfd).message
     assert message.startswith("Your function raised TypeError") and advice not in message
@@ -405,7 +510,7 @@ def unit_asked(exercise: Exercise) -> np.ndarray:
     """One unit of the last digit the question asks for, per entry."""
     expected = np.asarray(exercise.expected, dtype=np.float64)
     if exercise.decimals is not None:
-        return np.full(expected.shape, 10.0 ** -exercise.decimals)
+        return np.full(expected.shape, 10.0**-exercise.decimals)
     magnitude = np.floor(np.log10(np.abs(expected)))
     return 10.0 ** (magnitude - exercise.significant + 1)
 
@@ -444,7 +549,8 @@ def test_rounded_as_asked_passes_and_one_unit_off_does_not(exercise, capfd):
         # The rule is half a unit: a checker loosened to 0.95 of a unit must fail here too.
         off = expected + sign * 0.6 * unit_asked(exercise)
         assert not judge(exercise, off.tolist(), capfd), (
-            f"{off}, 0.6 of a unit off, accepted: the tolerance is looser than {exercise.answer_form}")
+            f"{off}, 0.6 of a unit off, accepted: the tolerance is looser than {exercise.answer_form}"
+        )
 
 
 @_params(ROUNDED)
@@ -496,8 +602,9 @@ def test_exact_value_in_other_real_types_passes(exercise, capfd):
 
 def test_a_number_a_learner_types_is_shown_as_typed():
     # 1.000001e-4 must not be shown as "0.0001", the expected value's own rounding.
-    exercise = Exercise("ω? Give its exact value.", 1e-4, hint="h", solution="answer = 1e-4",
-                        rtol=1e-9, atol=0)
+    exercise = Exercise(
+        "ω? Give its exact value.", 1e-4, hint="h", solution="answer = 1e-4", rtol=1e-9, atol=0
+    )
     assert "0.0001000001 is not the right value" in exercise.check(1.000001e-4).message
 
 

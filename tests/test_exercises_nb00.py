@@ -36,5 +36,3 @@ def test_text_and_booleans_are_refused_with_what_was_expected():
         result = nb00.pairs_in_encoding.check(answer)
         assert not result
         assert "Expected a number" in result.message
-
-

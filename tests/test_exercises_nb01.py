@@ -79,8 +79,11 @@ def _sentence_outputs_by_loop():
 def test_outputs_follow_words_accepts_every_row_that_matches():
     # Every answer whose rows of Y_a equal Y_c row by row, found by a loop over all 5**5 lists.
     Y_a, Y_c = _sentence_outputs_by_loop()
-    matching = [rows for rows in itertools.product(range(5), repeat=5)
-                if np.allclose(Y_a[list(rows)], Y_c, atol=1e-12)]
+    matching = [
+        rows
+        for rows in itertools.product(range(5), repeat=5)
+        if np.allclose(Y_a[list(rows)], Y_c, atol=1e-12)
+    ]
     assert sorted(matching) == [(0, 4, 0, 1, 2), (0, 4, 3, 1, 2), (3, 4, 0, 1, 2), (3, 4, 3, 1, 2)]
     for rows in matching:
         assert nb01.outputs_follow_words.check(list(rows)), rows
@@ -112,8 +115,15 @@ def test_outputs_follow_words_explains_mistakes(answer, phrase):
 
 @pytest.mark.parametrize(
     "answer",
-    [[3, 4, 0, 2, 1], [4, 3, 0, 1, 2], [3, 4, 0, 1], [3, 4, 0, 1, 2, 0], "3 4 0 1 2", [3.5, 4, 0, 1, 2],
-     [-1, 4, 0, 1, 2]],
+    [
+        [3, 4, 0, 2, 1],
+        [4, 3, 0, 1, 2],
+        [3, 4, 0, 1],
+        [3, 4, 0, 1, 2, 0],
+        "3 4 0 1 2",
+        [3.5, 4, 0, 1, 2],
+        [-1, 4, 0, 1, 2],
+    ],
 )
 def test_outputs_follow_words_refuses_other_answers(answer):
     result = nb01.outputs_follow_words.check(answer)
@@ -137,8 +147,9 @@ def test_compose_orders_accepts_matrix_reading_and_indexing():
 def test_compose_orders_cases_do_not_commute():
     for a, b in nb01.compose_orders.cases:
         X = np.arange(3.0 * len(a)).reshape(len(a), 3)
-        np.testing.assert_array_equal(permutation_matrix(a) @ (permutation_matrix(b) @ X),
-                                      X[_compose_by_matrices(a, b)])
+        np.testing.assert_array_equal(
+            permutation_matrix(a) @ (permutation_matrix(b) @ X), X[_compose_by_matrices(a, b)]
+        )
     assert any(
         not np.array_equal(_compose_by_matrices(a, b), _compose_by_matrices(b, a))
         for a, b in nb01.compose_orders.cases
@@ -346,8 +357,13 @@ def test_causal_unchanged_positions_judges_a_set_of_positions(answer, phrase):
 
 @pytest.mark.parametrize(
     "answer",
-    [[True, False, False, True, True], np.array([True, False, False, True, True]),
-     [1, 0, 0, 1, 1], np.array([1.0, 0.0, 0.0, 1.0, 1.0]), (0, 1, 1, 0, 0)],
+    [
+        [True, False, False, True, True],
+        np.array([True, False, False, True, True]),
+        [1, 0, 0, 1, 1],
+        np.array([1.0, 0.0, 0.0, 1.0, 1.0]),
+        (0, 1, 1, 0, 0),
+    ],
 )
 def test_causal_unchanged_positions_recognises_a_mask(answer):
     # One True/False (or 1/0) per position is a mask: the message says how to get positions.
@@ -403,7 +419,8 @@ def test_reverse_order_names_a_non_permutation(answer):
 
 
 @pytest.mark.parametrize(
-    "answer", ["permutation invariant", "Permutation-invariant", " permutation  invariant. "])
+    "answer", ["permutation invariant", "Permutation-invariant", " permutation  invariant. "]
+)
 def test_sum_over_tokens_accepts_permutation_invariant(answer):
     assert nb01.sum_over_tokens.check(answer)
 

@@ -96,7 +96,8 @@ def test_angle_from_pair_accepts_correct_functions():
     # The natural answers pass: np.mod, %, or adding 2π to the negative angles.
     assert nb02.angle_from_pair.check(lambda s, c: np.mod(np.arctan2(s, c), 2 * np.pi))
     assert nb02.angle_from_pair.check(
-        lambda s, c: np.where(np.arctan2(s, c) < 0, np.arctan2(s, c) + 2 * np.pi, np.arctan2(s, c)))
+        lambda s, c: np.where(np.arctan2(s, c) < 0, np.arctan2(s, c) + 2 * np.pi, np.arctan2(s, c))
+    )
     assert nb02.angle_from_pair.check(lambda s, c: np.arctan2(s, c) % (2 * np.pi))
 
 
@@ -111,8 +112,7 @@ def test_angle_from_pair_reference_stays_in_zero_to_two_pi():
 @pytest.mark.parametrize("decimals", [1, 2, 3])
 def test_angle_from_pair_refuses_a_rounded_angle(decimals):
     # The cases' angles have all their digits, so rounding the result is caught.
-    result = nb02.angle_from_pair.check(
-        lambda s, c: np.round(_angle_by_quadrant(s, c), decimals))
+    result = nb02.angle_from_pair.check(lambda s, c: np.round(_angle_by_quadrant(s, c), decimals))
     assert not result
 
 

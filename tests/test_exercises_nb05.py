@@ -156,7 +156,13 @@ def test_squared_distance_does_not_depend_on_the_start():
         (lambda k, d, b: [2 - 2 * math.cos(k * b ** (-2 * i / d)) for i in range(d // 2)], "add the terms"),
     ],
     ids=[
-        "dot-product", "not-squared", "cross-term-once", "one-norm", "degrees", "dimension-index", "per-pair",
+        "dot-product",
+        "not-squared",
+        "cross-term-once",
+        "one-norm",
+        "degrees",
+        "dimension-index",
+        "per-pair",
     ],
 )
 def test_squared_distance_explains_mistakes(wrong, phrase):
@@ -202,7 +208,6 @@ def test_first_rise_explains_value_instead_of_offset():
     result = nb05.first_rise.check(f_by_hand(k, 256, 10000.0))
     assert not result
     assert "asks for the offset k" in result.message
-
 
 
 def test_squared_distance_solution_defines_answer():

@@ -68,8 +68,9 @@ def test_changed_tokens_reference_and_mistakes():
     after = pu.self_attention(moved + pe, W_q, W_k, W_v)
     where_now = {word: tokens.index(word) for word in tokens}
     where_now["two"], where_now["five"] = 4, 1
-    change = {word: float(np.linalg.norm(after[where_now[word]] - before[tokens.index(word)]))
-              for word in tokens}
+    change = {
+        word: float(np.linalg.norm(after[where_now[word]] - before[tokens.index(word)])) for word in tokens
+    }
     least = min(change, key=change.get)
     assert all(value > 1e-3 for value in change.values())  # all change (section 1's finding)
     assert nb06.changed_tokens.check(least)

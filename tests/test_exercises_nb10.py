@@ -89,9 +89,7 @@ def test_score_gradient_by_finite_differences():
         return -math.log(weights[0])
 
     h = 1e-6
-    numeric = [
-        (loss(np.eye(3)[j] * h) - loss(-np.eye(3)[j] * h)) / (2 * h) for j in range(3)
-    ]
+    numeric = [(loss(np.eye(3)[j] * h) - loss(-np.eye(3)[j] * h)) / (2 * h) for j in range(3)]
     assert nb10.score_gradient.check(numeric)
     assert nb10.score_gradient.check(np.array(numeric))
 

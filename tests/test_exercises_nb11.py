@@ -22,7 +22,7 @@ test_printed_solution_is_accepted = printed_solution_test(EXERCISES)
 
 
 def test_decode_position_is_the_count_of_real_tokens():
-    real_before = sum(nb11.DECODE_MASK)          # 4 prompt tokens precede the new one; ids start at 0
+    real_before = sum(nb11.DECODE_MASK)  # 4 prompt tokens precede the new one; ids start at 0
     assert real_before == 4
     assert nb11.decode_position.check(real_before)
     assert nb11.decode_position.check(np.int64(4))
@@ -132,8 +132,12 @@ def test_dynamic_base_multiplier_by_logarithms():
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
-    [(13, "its value at n = sL"), (4 ** (128 / 126), "static NTK-aware"), (4, "not multiplied by s"),
-     (16 ** (128 / 126), "not 16")],
+    [
+        (13, "its value at n = sL"),
+        (4 ** (128 / 126), "static NTK-aware"),
+        (4, "not multiplied by s"),
+        (16 ** (128 / 126), "not 16"),
+    ],
 )
 def test_dynamic_base_multiplier_explains_mistakes(answer, phrase):
     result = nb11.dynamic_base_multiplier.check(answer)
@@ -154,8 +158,13 @@ def test_rotary_frequency_is_one_tenth():
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
-    [(10000 ** (-6 / 96), "head size"), (10000 ** (-3 / 24), "not −i/r"), (10000 ** (-3 / 96), "Two slips"),
-     (0.2154, "pair i = 2"), (0.0464, "pair i = 4")],  # 10^(−2/3) = 0.21544, 10^(−4/3) = 0.046416
+    [
+        (10000 ** (-6 / 96), "head size"),
+        (10000 ** (-3 / 24), "not −i/r"),
+        (10000 ** (-3 / 96), "Two slips"),
+        (0.2154, "pair i = 2"),
+        (0.0464, "pair i = 4"),
+    ],  # 10^(−2/3) = 0.21544, 10^(−4/3) = 0.046416
 )
 def test_rotary_frequency_explains_mistakes(answer, phrase):
     result = nb11.rotary_frequency.check(answer)

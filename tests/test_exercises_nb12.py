@@ -17,8 +17,9 @@ def test_mystery_1d_is_ddpm_and_each_other_name_is_explained():
     # DDPM written out: ω_k = 10000^(−k/(h−1)), h = 4, [sin | cos]
     t = np.arange(4.0)[:, None]
     omega = 10000.0 ** (-np.arange(4) / 3)
-    np.testing.assert_allclose(nb12.mystery_table_1d(), np.hstack([np.sin(t * omega), np.cos(t * omega)]),
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        nb12.mystery_table_1d(), np.hstack([np.sin(t * omega), np.cos(t * omega)]), atol=1e-15
+    )
     assert nb12.mystery_1d.check("ddpm")
     assert nb12.mystery_1d.check(" DDPM ")
     assert "h − 1" in nb12.mystery_1d.check("marian").message
@@ -34,8 +35,9 @@ def test_mystery_grid_is_timm_and_each_other_name_is_explained():
     rows = []
     for y in range(2):
         for x in range(2):
-            rows.append(np.concatenate([np.sin(y * omega), np.sin(x * omega), np.cos(y * omega),
-                                        np.cos(x * omega)]))
+            rows.append(
+                np.concatenate([np.sin(y * omega), np.sin(x * omega), np.cos(y * omega), np.cos(x * omega)])
+            )
     np.testing.assert_allclose(nb12.mystery_table_grid(), rows, atol=1e-15)
     assert nb12.mystery_grid.check("timm")
     for wrong, words in [("mae", "channels 0–3"), ("big_vision", "block order"), ("mocov3", "all sines")]:

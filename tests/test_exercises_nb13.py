@@ -26,7 +26,7 @@ test_printed_solution_is_accepted = printed_solution_test(EXERCISES, ["answer"] 
 
 
 def test_start_token_weight_is_one_over_the_visible_positions():
-    visible = len(range(0, 9 + 1))             # positions 0 … 9 under the causal mask
+    visible = len(range(0, 9 + 1))  # positions 0 … 9 under the causal mask
     assert nb13.start_token_weight.check(1 / visible)
     assert nb13.start_token_weight.check(0.1)
 
@@ -59,8 +59,9 @@ def test_random_score_spread_matches_a_sample():
     assert nb13.random_score_spread.check(math.sqrt(64))
 
 
-@pytest.mark.parametrize(("answer", "phrase"), [(64, "variance"), (0, "mean"), (1, "one product"),
-                                                (math.sqrt(32), "counts pairs")])
+@pytest.mark.parametrize(
+    ("answer", "phrase"), [(64, "variance"), (0, "mean"), (1, "one product"), (math.sqrt(32), "counts pairs")]
+)
 def test_random_score_spread_explains_mistakes(answer, phrase):
     result = nb13.random_score_spread.check(answer)
     assert not result and phrase in result.message
@@ -70,7 +71,7 @@ def test_random_score_spread_explains_mistakes(answer, phrase):
 
 
 def test_slowest_rotating_wavelength_by_counting_pairs():
-    rotating = [i for i in range(256 // 2) if i < 0.25 * 256 / 2]        # pairs 0 … 31
+    rotating = [i for i in range(256 // 2) if i < 0.25 * 256 / 2]  # pairs 0 … 31
     slowest = max(rotating)
     wavelength = 2 * math.pi / (1e6 ** (-2 * slowest / 256))
     assert slowest == 31 and round(wavelength, 1) == 178.4
@@ -80,12 +81,14 @@ def test_slowest_rotating_wavelength_by_counting_pairs():
 
 @pytest.mark.parametrize(
     ("answer", "phrase"),
-    [(2 * math.pi * 1e6 ** (62 / 64), "respaces the grid"),
-     (2 * math.pi * 1e6 ** (64 / 256), "first unrotated"),
-     (2 * math.pi * 1e6 ** (254 / 256), "full RoPE"),
-     (1e6 ** (62 / 256), "1/ω"),                          # pair 31's 1/ω: 28.4, the 2π forgotten
-     (5.64e3, "K = p·d"),                                 # pair 63: 2π·10^(6·126/256) = 5 640
-     (58.5, "base 10000")],                              # 2π·10^(4·62/256) = 58.5
+    [
+        (2 * math.pi * 1e6 ** (62 / 64), "respaces the grid"),
+        (2 * math.pi * 1e6 ** (64 / 256), "first unrotated"),
+        (2 * math.pi * 1e6 ** (254 / 256), "full RoPE"),
+        (1e6 ** (62 / 256), "1/ω"),  # pair 31's 1/ω: 28.4, the 2π forgotten
+        (5.64e3, "K = p·d"),  # pair 63: 2π·10^(6·126/256) = 5 640
+        (58.5, "base 10000"),
+    ],  # 2π·10^(4·62/256) = 58.5
 )
 def test_slowest_rotating_wavelength_explains_mistakes(answer, phrase):
     result = nb13.slowest_rotating_wavelength.check(answer)
@@ -101,8 +104,9 @@ def test_llama3_critical_dimension_by_counting():
     assert nb13.llama3_critical_dimension.check(2 * pairs)
 
 
-@pytest.mark.parametrize(("answer", "phrase"), [(35, "counts pairs"), (68, "not ⌊x⌋"), (88, "2π is missing"),
-                                                (100, "base 10000")])
+@pytest.mark.parametrize(
+    ("answer", "phrase"), [(35, "counts pairs"), (68, "not ⌊x⌋"), (88, "2π is missing"), (100, "base 10000")]
+)
 def test_llama3_critical_dimension_explains_mistakes(answer, phrase):
     result = nb13.llama3_critical_dimension.check(answer)
     assert not result and phrase in result.message

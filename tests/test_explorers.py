@@ -48,33 +48,65 @@ def _exponent(low, high):
 # Each explorer at its defaults, and slider settings to evaluate it at: chosen ones (not the
 # defaults), then random ones.
 CASES = {
-    "table": (explorers.table_explorer(), [{"d": 16, "log10_base": 2.0}, {"d": 128, "log10_base": 4.6}]
-              + _random(2, d=lambda: 2 * int(_rng.integers(1, 65)), log10_base=_exponent(1, 5))),
-    "rotation": (explorers.rotation_explorer(), [{"k": 5, "p": 0, "i": 0}, {"k": -17, "p": 13, "i": 6}]
-                 + _random(3, k=lambda: int(_rng.integers(-30, 31)), p=lambda: int(_rng.integers(0, 20)),
-                           i=lambda: int(_rng.integers(0, 8)))),
-    "profile": (explorers.profile_explorer(), [{"d": 8, "log10_base": 1.5}, {"d": 200, "log10_base": 4.0}]
-                + _random(2, d=lambda: 2 * int(_rng.integers(1, 129)), log10_base=_exponent(1, 5))),
-    "wavelength": (explorers.wavelength_explorer(), [{"log10_base": 2.0, "log2_length": 8},
-                                                     {"log10_base": 5.7, "log2_length": 15}]),
-    "scaling": (explorers.scaling_explorer(), [{"s": 4.0, "rule": "linear"}, {"s": 16.0, "rule": "ntk"},
-                                               {"s": 2.5, "rule": "yarn"}, {"s": 32.0, "rule": "llama3"}]
-                + [{"s": float(_rng.integers(2, 65)) / 2, "rule": rule} for rule in explorers.SCALING_RULES]),
+    "table": (
+        explorers.table_explorer(),
+        [{"d": 16, "log10_base": 2.0}, {"d": 128, "log10_base": 4.6}]
+        + _random(2, d=lambda: 2 * int(_rng.integers(1, 65)), log10_base=_exponent(1, 5)),
+    ),
+    "rotation": (
+        explorers.rotation_explorer(),
+        [{"k": 5, "p": 0, "i": 0}, {"k": -17, "p": 13, "i": 6}]
+        + _random(
+            3,
+            k=lambda: int(_rng.integers(-30, 31)),
+            p=lambda: int(_rng.integers(0, 20)),
+            i=lambda: int(_rng.integers(0, 8)),
+        ),
+    ),
+    "profile": (
+        explorers.profile_explorer(),
+        [{"d": 8, "log10_base": 1.5}, {"d": 200, "log10_base": 4.0}]
+        + _random(2, d=lambda: 2 * int(_rng.integers(1, 129)), log10_base=_exponent(1, 5)),
+    ),
+    "wavelength": (
+        explorers.wavelength_explorer(),
+        [{"log10_base": 2.0, "log2_length": 8}, {"log10_base": 5.7, "log2_length": 15}],
+    ),
+    "scaling": (
+        explorers.scaling_explorer(),
+        [
+            {"s": 4.0, "rule": "linear"},
+            {"s": 16.0, "rule": "ntk"},
+            {"s": 2.5, "rule": "yarn"},
+            {"s": 32.0, "rule": "llama3"},
+        ]
+        + [{"s": float(_rng.integers(2, 65)) / 2, "rule": rule} for rule in explorers.SCALING_RULES],
+    ),
 }
-SLIDERS = {"table": ["d", "log10_base"], "rotation": ["k", "p", "i"], "profile": ["d", "log10_base"],
-           "wavelength": ["log10_base", "log2_length"], "scaling": ["s", "rule"]}
+SLIDERS = {
+    "table": ["d", "log10_base"],
+    "rotation": ["k", "p", "i"],
+    "profile": ["d", "log10_base"],
+    "wavelength": ["log10_base", "log2_length"],
+    "scaling": ["s", "rule"],
+}
 # Notebook 12: patch (2, 5) of an 8 × 8 grid; k_x runs over −2 … 5 and k_y over −5 … 2.
-CASES["grid_shift"] = (explorers.grid_shift_explorer(),
-                       [{"kx": 5, "ky": -5, "i": 0}, {"kx": -2, "ky": 2, "i": 15}]
-                       + _random(3, kx=lambda: int(_rng.integers(-2, 6)),
-                                 ky=lambda: int(_rng.integers(-5, 3)), i=lambda: int(_rng.integers(0, 16))))
+CASES["grid_shift"] = (
+    explorers.grid_shift_explorer(),
+    [{"kx": 5, "ky": -5, "i": 0}, {"kx": -2, "ky": 2, "i": 15}]
+    + _random(
+        3,
+        kx=lambda: int(_rng.integers(-2, 6)),
+        ky=lambda: int(_rng.integers(-5, 3)),
+        i=lambda: int(_rng.integers(0, 16)),
+    ),
+)
 SLIDERS["grid_shift"] = ["kx", "ky", "i"]
 
 
 def require_vega():
     if not (NPM_FOLDER / "node_modules" / "vega" / "package.json").exists() or not SCHEMA.exists():
-        pytest.fail("vega and vega-lite are not installed: run `make test` "
-                    "(tools/npm_packages/package.json)")
+        pytest.fail("vega and vega-lite are not installed: run `make test` (tools/npm_packages/package.json)")
 
 
 @pytest.fixture(scope="module")
@@ -82,8 +114,14 @@ def runs():
     """Each case's data sets at each of its settings, as computed by Vega; and its warnings."""
     require_vega()
     payload = [{"spec": chart.to_dict(), "settings": settings} for chart, settings in CASES.values()]
-    result = subprocess.run(NODE + [str(SCRIPT)], input=json.dumps(payload), capture_output=True,
-                            text=True, timeout=120, cwd=NPM_FOLDER)
+    result = subprocess.run(
+        NODE + [str(SCRIPT)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=NPM_FOLDER,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     return dict(zip(CASES, json.loads(result.stdout), strict=True))
 
@@ -136,15 +174,18 @@ def test_rotation_image_is_shift_matrix_times_pe(runs):
         (row,) = rows_with(run, "sin_p", "cos_p", "sin_image", "cos_image")
         pe_p = pe_utils.sinusoidal_pe(p + 1, d, base=base)[p]
         image = pe_utils.shift_matrix(k, d, base=base) @ pe_p
-        np.testing.assert_allclose([row["sin_p"], row["cos_p"]], pe_p[2 * i: 2 * i + 2], atol=1e-12)
-        np.testing.assert_allclose([row["sin_image"], row["cos_image"]], image[2 * i: 2 * i + 2], atol=1e-12)
+        np.testing.assert_allclose([row["sin_p"], row["cos_p"]], pe_p[2 * i : 2 * i + 2], atol=1e-12)
+        np.testing.assert_allclose([row["sin_image"], row["cos_image"]], image[2 * i : 2 * i + 2], atol=1e-12)
         # Drawn at x = cos, y = sin: the image is the point of position p + k, k·ω_i further on.
         angle = np.arctan2(row["sin_image"], row["cos_image"]) - np.arctan2(row["sin_p"], row["cos_p"])
         turn = k * pe_utils.frequencies(d, base)[i]
         assert abs(np.angle(np.exp(1j * (angle - turn)))) < 1e-9
         orbit = rows_with(run, "q", "x", "y")
-        np.testing.assert_allclose([[r["y"], r["x"]] for r in orbit],
-                                   pe_utils.sinusoidal_pe(20, d, base=base)[:, 2 * i: 2 * i + 2], atol=1e-12)
+        np.testing.assert_allclose(
+            [[r["y"], r["x"]] for r in orbit],
+            pe_utils.sinusoidal_pe(20, d, base=base)[:, 2 * i : 2 * i + 2],
+            atol=1e-12,
+        )
 
 
 def test_profile_equals_similarity_profile(runs):
@@ -172,10 +213,16 @@ def test_wavelengths_equal_pe_utils(runs):
 
 def test_scaling_divisors_equal_rope_frequencies(runs):
     d, base, length = 128, 500000.0, 8192
-    keys = {"linear": {}, "ntk": {},
-            "yarn": {"original_max_position_embeddings": length, "beta_fast": 32.0, "beta_slow": 1.0},
-            "llama3": {"original_max_position_embeddings": length, "low_freq_factor": 1.0,
-                       "high_freq_factor": 4.0}}
+    keys = {
+        "linear": {},
+        "ntk": {},
+        "yarn": {"original_max_position_embeddings": length, "beta_fast": 32.0, "beta_slow": 1.0},
+        "llama3": {
+            "original_max_position_embeddings": length,
+            "low_freq_factor": 1.0,
+            "high_freq_factor": 4.0,
+        },
+    }
     omega = base ** (-np.arange(0, d, 2) / d)
     for setting, run in zip(CASES["scaling"][1], runs["scaling"]["runs"], strict=True):
         rule = setting["rule"]
@@ -222,8 +269,11 @@ def test_explorer_object():
         (lambda: explorers.scaling_explorer(factor=0.5), ValueError, "factor"),
         (lambda: explorers.scaling_explorer(low_freq_factor=4.0), ValueError, "high_freq_factor"),
         (lambda: explorers.scaling_explorer(beta_fast=0.5), ValueError, "beta_fast"),
-        (lambda: explorers.scaling_explorer(original_max_position_embeddings=0), ValueError,
-         "original_max_position_embeddings"),
+        (
+            lambda: explorers.scaling_explorer(original_max_position_embeddings=0),
+            ValueError,
+            "original_max_position_embeddings",
+        ),
     ],
 )
 def test_bad_arguments_are_refused_by_name(call, error, words):
@@ -242,8 +292,11 @@ def explorer_notebook(charts):
     cells = [new_markdown_cell("# 01 — Explorers\n\nScratch page.")]
     for count, chart in enumerate(charts, start=1):
         data, metadata = chart._repr_mimebundle_()
-        cells.append(new_code_cell("chart", execution_count=count,
-                                   outputs=[new_output("display_data", data, metadata=metadata)]))
+        cells.append(
+            new_code_cell(
+                "chart", execution_count=count, outputs=[new_output("display_data", data, metadata=metadata)]
+            )
+        )
     return nbformat.validator.normalize(new_notebook(cells=cells))[1]
 
 
@@ -272,8 +325,10 @@ def test_preprocessor_and_scripts_only_where_there_are_explorers(tmp_path):
     page = postprocess(body)
     assert explorers_web.count_explorers(page) == 1
     assert "[interactive figure]" not in page  # the HTML form wins over the text form
-    scripts = [f'<script src="vega/{name}"></script>' for name in ("vega.min.js", "vega-lite.min.js",
-                                                                   "vega-embed.min.js")]
+    scripts = [
+        f'<script src="vega/{name}"></script>'
+        for name in ("vega.min.js", "vega-lite.min.js", "vega-embed.min.js")
+    ]
     positions = [page.index(script) for script in scripts]
     assert positions == sorted(positions) and positions[0] > page.index('class="pe-explorer"')
     assert "https://" not in page.split("<body", 1)[1]  # tests/test_tools.py: pages are offline
@@ -293,8 +348,9 @@ def test_every_explorer_draws_and_redraws_in_a_real_browser(tmp_path):
     body = re.sub(r'<script[^>]*src="https?://[^"]*"[^>]*>\s*</script>', "", body)
     (tmp_path / "page.html").write_text(postprocess(body), encoding="utf-8")
     command = [*NODE, str(NPM_FOLDER / "explorers_check.mjs"), "--browser", str(browser.chromium())]
-    result = subprocess.run([*command, str(tmp_path / "page.html")],
-                            capture_output=True, text=True, timeout=120, cwd=NPM_FOLDER)
+    result = subprocess.run(
+        [*command, str(tmp_path / "page.html")], capture_output=True, text=True, timeout=120, cwd=NPM_FOLDER
+    )
     # A crash of Node or the browser leaves no report: show what it printed, not a JSON error.
     assert result.stdout.strip(), f"no report (exit {result.returncode}); stderr:\n{result.stderr[-3000:]}"
     report = json.loads(result.stdout)["pages"][str(tmp_path / "page.html")]
@@ -320,10 +376,12 @@ def test_grid_shift_rotates_each_block_onto_the_shifted_patch(runs):
             row = blocks[name]
             np.testing.assert_allclose(row["theta"], (kx if name == "x" else ky) * omega_i, rtol=1e-12)
             np.testing.assert_allclose([row["sin_p"], row["cos_p"]], start[[sin_col, cos_col]], atol=1e-12)
-            np.testing.assert_allclose([row["sin_image"], row["cos_image"]], moved[[sin_col, cos_col]],
-                                       atol=1e-12)
-        moved_patch = {(row["x_moved"], row["y_moved"])
-                       for rows in run.values() for row in rows if "x_moved" in row}
+            np.testing.assert_allclose(
+                [row["sin_image"], row["cos_image"]], moved[[sin_col, cos_col]], atol=1e-12
+            )
+        moved_patch = {
+            (row["x_moved"], row["y_moved"]) for rows in run.values() for row in rows if "x_moved" in row
+        }
         assert moved_patch == {(x0 + kx, y0 + ky)}
         grid = rows_with(run, "index", "x", "y")
         every_patch = [(y, x) for y in range(size) for x in range(size)]
@@ -362,14 +420,30 @@ def test_grid_shift_explorer_refuses_bad_arguments_by_name(call, error, words):
 # Explorer settings (d, base, L and each rule's fixed keys), each run at every rule and these s.
 SCALING_CONFIGS = [
     {"d_model": 128, "base": 500000.0, "original_max_position_embeddings": 8192},
-    {"d_model": 64, "base": 10000.0, "original_max_position_embeddings": 2048, "beta_fast": 16.0,
-     "beta_slow": 2.0, "low_freq_factor": 2.0, "high_freq_factor": 8.0},
-    {"d_model": 16, "base": 100.0, "original_max_position_embeddings": 64, "low_freq_factor": 0.5,
-     "high_freq_factor": 3.0},
-    {"d_model": 512, "base": 1e6, "original_max_position_embeddings": 131072, "beta_fast": 64.0,
-     "beta_slow": 0.5},
-    {"d_model": 4, "base": 10.0, "original_max_position_embeddings": 32, "beta_fast": 3.0,
-     "beta_slow": 1.5},
+    {
+        "d_model": 64,
+        "base": 10000.0,
+        "original_max_position_embeddings": 2048,
+        "beta_fast": 16.0,
+        "beta_slow": 2.0,
+        "low_freq_factor": 2.0,
+        "high_freq_factor": 8.0,
+    },
+    {
+        "d_model": 16,
+        "base": 100.0,
+        "original_max_position_embeddings": 64,
+        "low_freq_factor": 0.5,
+        "high_freq_factor": 3.0,
+    },
+    {
+        "d_model": 512,
+        "base": 1e6,
+        "original_max_position_embeddings": 131072,
+        "beta_fast": 64.0,
+        "beta_slow": 0.5,
+    },
+    {"d_model": 4, "base": 10.0, "original_max_position_embeddings": 32, "beta_fast": 3.0, "beta_slow": 1.5},
 ]
 SCALING_FACTORS = [1.0, 1.5, 2.5, 8.0, 32.0]
 SCALING_SETTINGS = [{"s": s, "rule": rule} for rule in explorers.SCALING_RULES for s in SCALING_FACTORS]
@@ -378,11 +452,18 @@ SCALING_SETTINGS = [{"s": s, "rule": rule} for rule in explorers.SCALING_RULES f
 def _expected_divisors(config, setting):
     """``ω_i / ω'_i`` by pe_utils.rope_frequencies for the explorer ``config`` at one slider ``setting``."""
     d, base, length = config["d_model"], config["base"], config["original_max_position_embeddings"]
-    keys = {"yarn": {"original_max_position_embeddings": length,
-                     "beta_fast": config.get("beta_fast", 32.0), "beta_slow": config.get("beta_slow", 1.0)},
-            "llama3": {"original_max_position_embeddings": length,
-                       "low_freq_factor": config.get("low_freq_factor", 1.0),
-                       "high_freq_factor": config.get("high_freq_factor", 4.0)}}
+    keys = {
+        "yarn": {
+            "original_max_position_embeddings": length,
+            "beta_fast": config.get("beta_fast", 32.0),
+            "beta_slow": config.get("beta_slow", 1.0),
+        },
+        "llama3": {
+            "original_max_position_embeddings": length,
+            "low_freq_factor": config.get("low_freq_factor", 1.0),
+            "high_freq_factor": config.get("high_freq_factor", 4.0),
+        },
+    }
     scaling = {"rope_type": setting["rule"], "factor": setting["s"], **keys.get(setting["rule"], {})}
     return rope_frequencies(d, base=base) / rope_frequencies(d, base=base, scaling=scaling)
 
@@ -395,8 +476,9 @@ def _divisors(run):
 def _spec_with(spec, field, old, new):
     """A copy of ``spec`` whose calculate transform ``as: field`` has ``old`` replaced by ``new``."""
     spec = json.loads(json.dumps(spec))
-    found = [step for layer in spec["layer"] for step in layer.get("transform", [])
-             if step.get("as") == field]
+    found = [
+        step for layer in spec["layer"] for step in layer.get("transform", []) if step.get("as") == field
+    ]
     assert len(found) == 1 and old in found[0]["calculate"], (field, old)
     found[0]["calculate"] = found[0]["calculate"].replace(old, new)
     return spec
@@ -406,12 +488,18 @@ def _spec_with(spec, field, old, new):
 # ntk forgets the exponent d/(d−2); yarn rounds the ramp's low end up instead of down; llama3
 # runs its ramp backwards.
 SLIPS = {
-    "linear": ("omega_scaled", "rule == 'linear' ? datum.omega / s",
-               "rule == 'linear' ? datum.omega / (s + 0.5)"),
+    "linear": (
+        "omega_scaled",
+        "rule == 'linear' ? datum.omega / s",
+        "rule == 'linear' ? datum.omega / (s + 0.5)",
+    ),
     "ntk": ("omega_ntk", "pow(s, {d} / {d2})", "pow(s, 1)"),
     "yarn": ("yarn_low", "floor(", "ceil("),
-    "llama3": ("omega_llama3", "(1 - datum.smooth) * datum.omega / s + datum.smooth * datum.omega",
-               "datum.smooth * datum.omega / s + (1 - datum.smooth) * datum.omega"),
+    "llama3": (
+        "omega_llama3",
+        "(1 - datum.smooth) * datum.omega / s + datum.smooth * datum.omega",
+        "datum.smooth * datum.omega / s + (1 - datum.smooth) * datum.omega",
+    ),
 }
 
 
@@ -425,13 +513,20 @@ def scaling_runs():
         for config, spec in zip(SCALING_CONFIGS, specs, strict=True):
             d = config["d_model"]
             slipped.append((rule, config, _spec_with(spec, field, old.format(d=d, d2=d - 2), new)))
-    payload = ([{"spec": spec, "settings": SCALING_SETTINGS} for spec in specs]
-               + [{"spec": spec, "settings": SCALING_SETTINGS} for _, _, spec in slipped])
-    result = subprocess.run(NODE + [str(SCRIPT)], input=json.dumps(payload), capture_output=True,
-                            text=True, timeout=300, cwd=NPM_FOLDER)
+    payload = [{"spec": spec, "settings": SCALING_SETTINGS} for spec in specs] + [
+        {"spec": spec, "settings": SCALING_SETTINGS} for _, _, spec in slipped
+    ]
+    result = subprocess.run(
+        NODE + [str(SCRIPT)],
+        input=json.dumps(payload),
+        capture_output=True,
+        text=True,
+        timeout=300,
+        cwd=NPM_FOLDER,
+    )
     assert result.returncode == 0, result.stderr[-3000:]
     out = json.loads(result.stdout)
-    return out[:len(specs)], list(zip(slipped, out[len(specs):], strict=True))
+    return out[: len(specs)], list(zip(slipped, out[len(specs) :], strict=True))
 
 
 def test_scaling_rules_equal_rope_frequencies_over_a_grid(scaling_runs):
@@ -441,8 +536,9 @@ def test_scaling_rules_equal_rope_frequencies_over_a_grid(scaling_runs):
     for config, result in zip(SCALING_CONFIGS, runs, strict=True):
         assert result["warnings"] == []
         for setting, run in zip(SCALING_SETTINGS, result["runs"], strict=True):
-            np.testing.assert_allclose(_divisors(run), _expected_divisors(config, setting), rtol=1e-9,
-                                       err_msg=f"{config} {setting}")
+            np.testing.assert_allclose(
+                _divisors(run), _expected_divisors(config, setting), rtol=1e-9, err_msg=f"{config} {setting}"
+            )
 
 
 def test_a_slip_in_any_rule_expression_is_caught(scaling_runs):

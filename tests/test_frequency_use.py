@@ -38,8 +38,15 @@ def test_p_rope_keeps_the_fastest_pairs_with_the_full_grid():
 
 @pytest.mark.parametrize(
     ("d_model", "proportion", "pairs"),
-    [(16, 0.25, 2), (16, 0.75, 6), (16, 1.0, 8), (16, 0.0, 0), (10, 0.3, 1), (256, 0.25, 32),
-     (20, 0.7, 7)],   # 0.7 · 20 is 14.0 in floating point, as in the paper's int(p * d // 2)
+    [
+        (16, 0.25, 2),
+        (16, 0.75, 6),
+        (16, 1.0, 8),
+        (16, 0.0, 0),
+        (10, 0.3, 1),
+        (256, 0.25, 32),
+        (20, 0.7, 7),
+    ],  # 0.7 · 20 is 14.0 in floating point, as in the paper's int(p * d // 2)
 )
 def test_rotated_pairs_follow_the_published_rule(d_model, proportion, pairs):
     assert rotated_pairs(d_model, proportion) == pairs
@@ -50,14 +57,14 @@ def _half_split_rotation(x, position, omega):
     half = len(x) // 2
     first, second = x[:half], x[half:]
     angle = position * omega
-    return np.concatenate([first * np.cos(angle) - second * np.sin(angle),
-                           second * np.cos(angle) + first * np.sin(angle)])
+    return np.concatenate(
+        [first * np.cos(angle) - second * np.sin(angle), second * np.cos(angle) + first * np.sin(angle)]
+    )
 
 
 @pytest.mark.parametrize(
     ("proportion", "expected"),
-    [(1.0, [-0.30116868, 0.89517075, 1.3817732, 1.0948375]),
-     (0.5, [-0.30116868, 1.0, 1.3817732, 1.0])],
+    [(1.0, [-0.30116868, 0.89517075, 1.3817732, 1.0948375]), (0.5, [-0.30116868, 1.0, 1.3817732, 1.0])],
 )
 def test_gemma_published_test_values(proportion, expected):
     # google-deepmind/gemma @ 7691fd4e, gemma/gm/math/_positional_embeddings_test.py: head_dim 4,
@@ -78,8 +85,8 @@ def test_p_rope_frequencies_cut_the_grid(d, base, proportion):
     kept = int(proportion * d // 2)
     np.testing.assert_array_equal(omega[:kept], full[:kept])
     assert np.all(omega[kept:] == 0.0)
-    np.testing.assert_array_equal(p_rope_frequencies(d, 1.0, base=base), full)   # p = 1: RoPE
-    assert not np.any(p_rope_frequencies(d, 0.0, base=base))                       # p = 0: none
+    np.testing.assert_array_equal(p_rope_frequencies(d, 1.0, base=base), full)  # p = 1: RoPE
+    assert not np.any(p_rope_frequencies(d, 0.0, base=base))  # p = 0: none
     assert rotated_pairs(d, proportion) <= rotated_pairs(d, min(1.0, proportion + 0.25))
 
 
@@ -96,17 +103,25 @@ def test_llama_2_gives_liu_et_al_s_92():
     assert 2 * _pairs_with_a_full_turn(128, 10000.0, 4096) == 92
 
 
-@pytest.mark.parametrize(("d_model", "base", "length"),
-                         [(128, 1e4, 2048), (128, 5e5, 8192), (128, 1e6, 32768), (64, 1e4, 2048),
-                          (256, 1e4, 8192), (16, 10.0, 100)])
+@pytest.mark.parametrize(
+    ("d_model", "base", "length"),
+    [
+        (128, 1e4, 2048),
+        (128, 5e5, 8192),
+        (128, 1e6, 32768),
+        (64, 1e4, 2048),
+        (256, 1e4, 8192),
+        (16, 10.0, 100),
+    ],
+)
 def test_critical_dimension_counts_the_pairs_by_hand(d_model, base, length):
     expected = 2 * _pairs_with_a_full_turn(d_model, base, length)
     assert critical_dimension(d_model, length, base=base) == expected
 
 
 def test_critical_dimension_at_the_ends_and_where_the_log_is_whole():
-    assert critical_dimension(16, 6.0) == 0            # below 2π no pair completes a turn
-    assert critical_dimension(16, 1e30) == 16          # every pair does
+    assert critical_dimension(16, 6.0) == 0  # below 2π no pair completes a turn
+    assert critical_dimension(16, 1e30) == 16  # every pair does
     # base 16, d = 4: λ = 2π, 8π. With T = 8π, (d/2)·log_16(T/2π) = 1 is whole: the count (2 pairs)
     # is 2 dimensions more than eq. 13's 2⌈1⌉ = 2
     assert critical_dimension(4, 8 * math.pi, base=16.0) == 4
@@ -121,7 +136,7 @@ def test_the_critical_pair_is_the_last_to_complete_a_turn(d, base, length):
         assert lam[pairs - 1] <= length
     if pairs < d // 2:
         assert lam[pairs] > length
-    x = d / 2 * math.log(length / (2 * math.pi)) / math.log(base)      # eq. 13's argument
+    x = d / 2 * math.log(length / (2 * math.pi)) / math.log(base)  # eq. 13's argument
     if 0 <= x < d / 2 - 1 and abs(x - round(x)) > 1e-9:
         assert 2 * pairs == 2 * math.ceil(x)
 
@@ -139,8 +154,8 @@ def test_first_negative_offset_of_small_cases_by_hand():
     # d = 4, base 4: B_m = cos m + cos(m/2): 2, 1.42, 0.12, −0.92 → first negative at 3
     assert [round(_profile_by_hand(m, 4, 4.0), 2) for m in range(4)] == [2.0, 1.42, 0.12, -0.92]
     assert first_negative_offset(4, 4.0, max_offset=10) == 3
-    assert first_negative_offset(4, 4.0, max_offset=2) == 3       # none up to 2: max_offset + 1
-    assert first_negative_offset(4, 4.0, max_offset=3) == 3       # m = max_offset itself is checked
+    assert first_negative_offset(4, 4.0, max_offset=2) == 3  # none up to 2: max_offset + 1
+    assert first_negative_offset(4, 4.0, max_offset=3) == 3  # m = max_offset itself is checked
     assert first_negative_offset(4, 4.0, max_offset=0) == 1
     both = first_negative_offset(4, [[4.0, 4.0], [4.0, 4.0]], max_offset=10)
     assert both.shape == (2, 2) and np.all(both == 3)
@@ -168,11 +183,11 @@ def test_smallest_base_checks_the_last_offset_m_equal_to_l():
     # with a base that holds further (28,700: B ≥ 0 up to 4096, checked here too) it is the answer
     assert min(_profile_by_hand(m, 128, 28_700.0) for m in range(4097)) >= 0
     assert smallest_base(4079, 128, [27_000.0, 28_700.0]) == 28_700.0
-    assert first_negative_offset(128, 27_000.0, max_offset=4078) == 4079   # none up to 4078
-    assert first_negative_offset(128, 27_000.0, max_offset=4079) == 4079   # found at m = L itself
+    assert first_negative_offset(128, 27_000.0, max_offset=4078) == 4079  # none up to 4078
+    assert first_negative_offset(128, 27_000.0, max_offset=4079) == 4079  # found at m = L itself
 
 
-TABLE_2 = {1000: 4.3e3, 2000: 1.6e4, 4000: 2.7e4, 8000: 8.4e4}   # Men et al., Table 2
+TABLE_2 = {1000: 4.3e3, 2000: 1.6e4, 4000: 2.7e4, 8000: 8.4e4}  # Men et al., Table 2
 
 
 @pytest.mark.parametrize(("length", "paper"), TABLE_2.items())
@@ -212,8 +227,8 @@ def test_every_offset_is_scanned_whatever_the_block(monkeypatch, block):
 
 
 def test_the_term_budget_refuses_many_bases_not_one_long_scan():
-    assert MAX_OFFSET * (128 // 2) < MAX_TERMS            # one base, every offset, d = 128: allowed
-    assert 630 * 1_024_001 * (128 // 2) < MAX_TERMS      # notebook 13's grid at L = 1M (its sweep)
+    assert MAX_OFFSET * (128 // 2) < MAX_TERMS  # one base, every offset, d = 128: allowed
+    assert 630 * 1_024_001 * (128 // 2) < MAX_TERMS  # notebook 13's grid at L = 1M (its sweep)
     assert 1000 * (MAX_OFFSET + 1) * (128 // 2) > MAX_TERMS
 
 
@@ -225,11 +240,12 @@ def test_a_large_head_with_few_offsets_needs_only_those_offsets():
     assert first_negative_offset(2**16, 1.5, max_offset=2) == expected
 
 
-GRID_10_3_TO_10_9 = [m / 10 * 10.0**e for e in range(3, 10) for m in range(10, 100)]   # 2 s.f.
+GRID_10_3_TO_10_9 = [m / 10 * 10.0**e for e in range(3, 10) for m in range(10, 100)]  # 2 s.f.
 
 
-@pytest.mark.parametrize(("length", "expected"),
-                         [(16_000, 3.2e5), (32_000, 6.3e5), (64_000, 2.1e6), (128_000, 7.8e6)])
+@pytest.mark.parametrize(
+    ("length", "expected"), [(16_000, 3.2e5), (32_000, 6.3e5), (64_000, 2.1e6), (128_000, 7.8e6)]
+)
 def test_men_et_al_longer_columns_on_a_two_figure_grid(length, expected):
     # notebook 13's table (about 1 s of CPU in all): 64k and 128k are the paper's values (2.1e6,
     # 7.8e6); at 16k and 32k the paper's 3.1e5 and 6.4e5 fail (test below), and the grid gives these,
@@ -246,8 +262,9 @@ def test_men_et_al_longer_columns_on_a_two_figure_grid(length, expected):
 @settings(max_examples=25, deadline=None)
 @given(length=st.integers(1, 2000), candidates=st.lists(st.floats(1.5, 1e5), min_size=1, max_size=8))
 def test_smallest_base_is_the_first_candidate_that_works(length, candidates):
-    works = [c for c in sorted(candidates)
-             if np.all(pu.similarity_profile(np.arange(length + 1), 32, base=c) >= 0)]
+    works = [
+        c for c in sorted(candidates) if np.all(pu.similarity_profile(np.arange(length + 1), 32, base=c) >= 0)
+    ]
     if works:
         assert smallest_base(length, 32, candidates) == works[0]
     else:
@@ -284,10 +301,16 @@ def test_smallest_base_is_the_first_candidate_that_works(length, candidates):
         (lambda: first_negative_offset(2**40, 1e4, max_offset=10), ValueError, "GiB"),
         # d = 2²⁰ with 128 steps: four 1 GiB tables at their peak, refused before any work
         (lambda: first_negative_offset(2**20, 1e4, max_offset=1000), ValueError, "working arrays"),
-        (lambda: first_negative_offset(128, np.full(1000, 1e4), max_offset=10**8), ValueError,
-         r"bases × \(max_offset \+ 1\) × d_model/2 must be at most"),
-        (lambda: smallest_base(10**8, 128, np.full(1000, 1e4)), ValueError,
-         r"candidates × \(length \+ 1\) × d_model/2 must be at most"),
+        (
+            lambda: first_negative_offset(128, np.full(1000, 1e4), max_offset=10**8),
+            ValueError,
+            r"bases × \(max_offset \+ 1\) × d_model/2 must be at most",
+        ),
+        (
+            lambda: smallest_base(10**8, 128, np.full(1000, 1e4)),
+            ValueError,
+            r"candidates × \(length \+ 1\) × d_model/2 must be at most",
+        ),
         (lambda: first_negative_offset(7, 1e4, max_offset=10), ValueError, "d_model"),
         (lambda: smallest_base(0, 128, [1e4]), ValueError, "length"),
         (lambda: smallest_base(10**9, 128, [1e4]), ValueError, "length must be at most"),

@@ -45,18 +45,31 @@ class Lab:
         self.base = f"http://127.0.0.1:{self.port}"
         self.log_path = tmp_path / "jupyterlab.log"
         env = {key: value for key, value in os.environ.items() if key != "MPLBACKEND"}
-        for name in ("JUPYTER_CONFIG_DIR", "JUPYTER_RUNTIME_DIR", "JUPYTERLAB_SETTINGS_DIR",
-                     "JUPYTERLAB_WORKSPACES_DIR", "IPYTHONDIR"):
+        for name in (
+            "JUPYTER_CONFIG_DIR",
+            "JUPYTER_RUNTIME_DIR",
+            "JUPYTERLAB_SETTINGS_DIR",
+            "JUPYTERLAB_WORKSPACES_DIR",
+            "IPYTHONDIR",
+        ):
             env[name] = str(tmp_path / name.lower())  # nothing read from or left in the home folder
         command = [  # `jupyter lab` without the `jupyter` command's hop through a second Python
-            sys.executable, "-m", "jupyterlab", "--no-browser", "--allow-root",
-            "--ServerApp.ip=127.0.0.1", f"--ServerApp.port={self.port}", "--ServerApp.port_retries=0",
-            f"--IdentityProvider.token={self.token}", f"--ServerApp.root_dir={NOTEBOOKS}",
+            sys.executable,
+            "-m",
+            "jupyterlab",
+            "--no-browser",
+            "--allow-root",
+            "--ServerApp.ip=127.0.0.1",
+            f"--ServerApp.port={self.port}",
+            "--ServerApp.port_retries=0",
+            f"--IdentityProvider.token={self.token}",
+            f"--ServerApp.root_dir={NOTEBOOKS}",
             "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate",
         ]
         self.log = open(self.log_path, "w")  # closed in stop()
-        self.process = subprocess.Popen(command, stdout=self.log, stderr=subprocess.STDOUT, env=env,
-                                        cwd=tmp_path, start_new_session=True)
+        self.process = subprocess.Popen(
+            command, stdout=self.log, stderr=subprocess.STDOUT, env=env, cwd=tmp_path, start_new_session=True
+        )
 
     def server_log(self):
         self.log.flush()
@@ -64,9 +77,12 @@ class Lab:
 
     def request(self, method, path, body=None, timeout=20):
         data = None if body is None else json.dumps(body).encode()
-        request = urllib.request.Request(self.base + path, data=data, method=method,
-                                         headers={"Authorization": f"token {self.token}",
-                                                  "Content-Type": "application/json"})
+        request = urllib.request.Request(
+            self.base + path,
+            data=data,
+            method=method,
+            headers={"Authorization": f"token {self.token}", "Content-Type": "application/json"},
+        )
         with urllib.request.urlopen(request, timeout=timeout) as response:
             text = response.read().decode()
             return response.status, (json.loads(text) if text and path.startswith("/api") else text)
@@ -107,13 +123,32 @@ class Lab:
 def execute(channel, code):
     """Run ``code`` through the kernel's websocket; return (reply content, iopub messages)."""
     msg_id = uuid.uuid4().hex
-    channel.send(json.dumps({
-        "header": {"msg_id": msg_id, "msg_type": "execute_request", "username": "test",
-                   "session": uuid.uuid4().hex, "version": "5.3", "date": ""},
-        "parent_header": {}, "metadata": {}, "channel": "shell", "buffers": [],
-        "content": {"code": code, "silent": False, "store_history": True, "user_expressions": {},
-                    "allow_stdin": False, "stop_on_error": True},
-    }))
+    channel.send(
+        json.dumps(
+            {
+                "header": {
+                    "msg_id": msg_id,
+                    "msg_type": "execute_request",
+                    "username": "test",
+                    "session": uuid.uuid4().hex,
+                    "version": "5.3",
+                    "date": "",
+                },
+                "parent_header": {},
+                "metadata": {},
+                "channel": "shell",
+                "buffers": [],
+                "content": {
+                    "code": code,
+                    "silent": False,
+                    "store_history": True,
+                    "user_expressions": {},
+                    "allow_stdin": False,
+                    "stop_on_error": True,
+                },
+            }
+        )
+    )
     reply, outputs, idle = None, [], False
     deadline = time.monotonic() + EXECUTE_SECONDS
     while not (reply and idle) and time.monotonic() < deadline:
@@ -147,26 +182,37 @@ def test_jupyterlab_serves_and_runs_the_course(tmp_path):
         assert status == 200 and "jupyter-config-data" in page, "/lab is not the JupyterLab page"
 
         _, listing = lab.request("GET", "/api/contents/")
-        listed = sorted(item["name"] for item in listing["content"]
-                        if re.match(r"\d\d_.*\.ipynb$", item["name"]) and item["type"] == "notebook")
+        listed = sorted(
+            item["name"]
+            for item in listing["content"]
+            if re.match(r"\d\d_.*\.ipynb$", item["name"]) and item["type"] == "notebook"
+        )
         assert listed == course, f"contents API lists {listed}"
         numbers = [int(name[:2]) for name in listed]
         consecutive = list(range(numbers[0], numbers[0] + len(numbers)))
         assert numbers == consecutive, f"course order has gaps: {listed}"
 
-        _, session = lab.request("POST", "/api/sessions", {
-            "path": first[0].name, "name": first[0].name, "type": "notebook", "kernel": {"name": "python3"}})
+        _, session = lab.request(
+            "POST",
+            "/api/sessions",
+            {"path": first[0].name, "name": first[0].name, "type": "notebook", "kernel": {"name": "python3"}},
+        )
         kernel_id = session["kernel"]["id"]
         channel = websocket.create_connection(
             f"ws://127.0.0.1:{lab.port}/api/kernels/{kernel_id}/channels?session_id={uuid.uuid4().hex}",
-            header=[f"Authorization: token {lab.token}"], timeout=EXECUTE_SECONDS)
+            header=[f"Authorization: token {lab.token}"],
+            timeout=EXECUTE_SECONDS,
+        )
         try:
             for code in ("import pe_utils\nprint(pe_utils.__name__)", first_code_cell(first[0])):
                 reply, outputs = execute(channel, code)
                 errors = [m["content"] for m in outputs if m["header"]["msg_type"] == "error"]
                 assert reply["status"] == "ok", f"{code!r} failed: {reply}\n{errors}"
-                stderr = [m["content"]["text"] for m in outputs
-                          if m["header"]["msg_type"] == "stream" and m["content"]["name"] == "stderr"]
+                stderr = [
+                    m["content"]["text"]
+                    for m in outputs
+                    if m["header"]["msg_type"] == "stream" and m["content"]["name"] == "stderr"
+                ]
                 assert not stderr, f"{code!r} wrote to stderr: {stderr}"
             reply, outputs = execute(channel, "import os\nprint(os.getcwd())")
             printed = "".join(m["content"].get("text", "") for m in outputs)

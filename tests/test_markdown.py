@@ -25,9 +25,7 @@ DOCUMENTS = list(check_markdown.document_markdown())
 
 def test_every_relative_link_and_image_resolves():
     problems = [
-        problem
-        for text in NOTEBOOK_MARKDOWN + DOCUMENTS
-        for problem in check_markdown.broken_links(text)
+        problem for text in NOTEBOOK_MARKDOWN + DOCUMENTS for problem in check_markdown.broken_links(text)
     ]
     assert not problems, "broken links:\n" + "\n".join(problems)
 
@@ -89,7 +87,10 @@ def test_math_is_found_outside_code_and_escaped_dollars():
     )
     formulas, problems = check_markdown.extract_math(text)
     assert [(f.tex, f.display) for f in formulas] == [
-        ("a_1", False), ("b", True), ("c", False), ("d", True),
+        ("a_1", False),
+        ("b", True),
+        ("c", False),
+        ("d", True),
         ("\\begin{align} e &= f \\end{align}", True),
     ]
     assert problems == []
@@ -103,7 +104,7 @@ def test_an_unclosed_dollar_is_reported():
 
 def test_links_are_found_in_markdown_tables_and_html_but_not_code_or_math():
     text = (
-        "[a](a.ipynb) ![b](img/b.png) <img src=\"c.png\"> `[no](x.md)` $[n](y.md)$\n\n"
+        '[a](a.ipynb) ![b](img/b.png) <img src="c.png"> `[no](x.md)` $[n](y.md)$\n\n'
         "| h |\n|---|\n| [t](t.md) |\n"
     )
     assert check_markdown.link_targets(text) == ["a.ipynb", "img/b.png", "c.png", "t.md"]

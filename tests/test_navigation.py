@@ -37,10 +37,18 @@ def write_notebook(path, title, paragraph, *, summary=None, extra=()):
 def course(tmp_path):
     folder = tmp_path / "notebooks"
     folder.mkdir()
-    write_notebook(folder / "00_contents.ipynb", "Contents", "The map.",
-                   summary="Where everything is.", extra=[new_markdown_cell("<!-- contents -->")])
-    write_notebook(folder / "01_first.ipynb", "01 — First idea",
-                   "Attention sees a set, e.g. a bag of tokens. More text follows.")
+    write_notebook(
+        folder / "00_contents.ipynb",
+        "Contents",
+        "The map.",
+        summary="Where everything is.",
+        extra=[new_markdown_cell("<!-- contents -->")],
+    )
+    write_notebook(
+        folder / "01_first.ipynb",
+        "01 — First idea",
+        "Attention sees a set, e.g. a bag of tokens. More text follows.",
+    )
     write_notebook(folder / "02_second.ipynb", "Second idea", "Binary counting is a clock.\nSecond line.")
     (folder / "notes.ipynb").write_text("{}")  # not a course notebook: no NN_ prefix
     (tmp_path / "README.md").write_text(README)
@@ -86,11 +94,14 @@ def test_write_then_check(course, capsys):
         "- [02 · Second idea](02_second.ipynb): Binary counting is a clock."
     )
     readme = (course.parent / "README.md").read_text()
-    assert readme == README.replace("old", (
-        "- [00 · Contents](notebooks/00_contents.ipynb): Where everything is.\n"
-        "- [01 · First idea](notebooks/01_first.ipynb): Attention sees a set, e.g. a bag of tokens.\n"
-        "- [02 · Second idea](notebooks/02_second.ipynb): Binary counting is a clock."
-    ))
+    assert readme == README.replace(
+        "old",
+        (
+            "- [00 · Contents](notebooks/00_contents.ipynb): Where everything is.\n"
+            "- [01 · First idea](notebooks/01_first.ipynb): Attention sees a set, e.g. a bag of tokens.\n"
+            "- [02 · Second idea](notebooks/02_second.ipynb): Binary counting is a clock."
+        ),
+    )
 
 
 def test_rerun_rewrites_nothing(course):
@@ -106,8 +117,12 @@ def test_a_new_notebook_makes_its_neighbours_stale(course, capsys):
     capsys.readouterr()
     assert run(course, "--check") == 1
     err = capsys.readouterr().err
-    for stale in ["02_second.ipynb: navigation line at the top is stale", "03_third.ipynb: navigation cells",
-                  "00_contents.ipynb: contents list is stale", "README.md: contents list is stale"]:
+    for stale in [
+        "02_second.ipynb: navigation line at the top is stale",
+        "03_third.ipynb: navigation cells",
+        "00_contents.ipynb: contents list is stale",
+        "README.md: contents list is stale",
+    ]:
         assert stale in err
     assert "01_first.ipynb" not in err
     run(course)
@@ -131,6 +146,7 @@ def test_a_moved_or_edited_navigation_cell_is_put_back(course):
 
 def test_only_the_named_files_are_written(course):
     run(course, str(course / "02_second.ipynb"))
+
     def top(name):
         return nbformat.read(course / name, as_version=4).cells[0]
 
@@ -185,9 +201,12 @@ def test_the_readme_repeats_the_questions_of_the_contents_notebook(course):
     readme.write_text(README + "\n## Questions\n\n<!-- questions:start -->\n<!-- questions:end -->\n")
     path = course / "00_contents.ipynb"
     notebook = nbformat.read(path, as_version=4)
-    notebook.cells.insert(2, new_markdown_cell(
-        "<!-- questions -->\n**Why a circle?** See [01](01_first.ipynb#1.-Idea), [here](#Top) and [web](https://example.org)."
-    ))
+    notebook.cells.insert(
+        2,
+        new_markdown_cell(
+            "<!-- questions -->\n**Why a circle?** See [01](01_first.ipynb#1.-Idea), [here](#Top) and [web](https://example.org)."
+        ),
+    )
     nbformat.write(notebook, path)
     assert run(course, "--check") == 1
     run(course)
@@ -202,8 +221,11 @@ def test_the_readme_repeats_the_questions_of_the_contents_notebook(course):
 
 
 def test_the_series_line_counts_to_the_last_notebook(course, capsys):
-    write_notebook(course / "01_first.ipynb", "01 — First idea",
-                   "*A course* · notebook 01 of 01\n\nAttention sees a set.")
+    write_notebook(
+        course / "01_first.ipynb",
+        "01 — First idea",
+        "*A course* · notebook 01 of 01\n\nAttention sees a set.",
+    )
     run(course)
     assert run(course, "--check") == 0
     write_notebook(course / "03_third.ipynb", "Third idea", "*A course* · notebook 03 of 03\n\nRotations.")

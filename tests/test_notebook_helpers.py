@@ -14,14 +14,14 @@ from pe_utils.notebook import ROUNDING_MARGIN, mean_range, pct, rounded, rounds_
 @pytest.mark.parametrize(
     ("value", "digits", "stable"),
     [
-        (0.125, 2, False),           # 12.5 hundredths: on the boundary
-        (0.12500001, 2, False),      # 1e-6 of a step past it: inside the margin
-        (0.125002, 2, True),         # 2e-4 of a step past it
-        (-0.125, 2, False),          # negative values: the same boundaries
+        (0.125, 2, False),  # 12.5 hundredths: on the boundary
+        (0.12500001, 2, False),  # 1e-6 of a step past it: inside the margin
+        (0.125002, 2, True),  # 2e-4 of a step past it
+        (-0.125, 2, False),  # negative values: the same boundaries
         (0.1234, 2, True),
         (2.5, 0, False),
         (2.4, 0, True),
-        (25.0, -1, False),           # tens: 2.5 tens
+        (25.0, -1, False),  # tens: 2.5 tens
         (31.0, -1, True),
         (0.0, 3, True),
     ],
@@ -51,14 +51,14 @@ def test_rounded_refuses_a_value_on_a_boundary():
 def test_pct_by_hand():
     assert pct(0.3249) == 32 and pct(1.0) == 100 and pct(np.float64(0.0) + 0.994) == 99
     with pytest.raises(ValueError, match="rounding boundary"):
-        pct(0.125)                   # 12.5 %
+        pct(0.125)  # 12.5 %
 
 
 def test_mean_range_by_hand():
     assert mean_range([0.1, 0.2, 0.3]) == "0.20 (0.10–0.30)"
     assert mean_range(np.array([0.31, 0.33, 0.32]), percent=True) == "32 (31–33)"
     assert mean_range([1.04, 2.0], 1) == "1.5 (1.0–2.0)"
-    assert mean_range([0.987]) == "0.99"               # one value: printed alone
+    assert mean_range([0.987]) == "0.99"  # one value: printed alone
     assert mean_range([1.0, 1.0], percent=True) == "100 (100–100)"
 
 

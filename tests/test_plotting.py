@@ -30,7 +30,8 @@ def test_course_style_is_seaborns_theme_without_importing_it():
     own = {"axes.titlesize", "axes.labelsize"}
     assert {key: course[key] for key in changed - own} == {key: themed[key] for key in changed - own}
     assert [to_rgb(c) for c in course["axes.prop_cycle"].by_key()["color"]] == [
-        to_rgb(c) for c in themed["axes.prop_cycle"].by_key()["color"]]
+        to_rgb(c) for c in themed["axes.prop_cycle"].by_key()["color"]
+    ]
     assert list(plotting.COLORBLIND_HEX) == sns.color_palette(plotting.PALETTE).as_hex()
 
 

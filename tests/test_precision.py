@@ -91,7 +91,6 @@ def test_float32_angles_lose_accuracy_at_large_positions():
     assert safe <= 2.0**-25 + 1e-9
 
 
-
 def test_float32_angles_against_bfloat16_rounding_at_long_contexts():
     # d = 128, base 500000 (Llama 3). bfloat16 rounds a value in [−1, 1] by at most 2^−9.
     # The float64 table stored in bfloat16 stays within that at every length; float32
@@ -103,6 +102,7 @@ def test_float32_angles_against_bfloat16_rounding_at_long_contexts():
     float32 = encode_with_angle_dtype(positions, 128, angle_dtype=np.float32, base=500000.0)
     error = np.abs(float32.astype(np.float64) - reference).max(axis=1)
     assert error[0] < 2.0**-9 < error[1] and error[2] > 10 * 2.0**-9
+
 
 def test_bad_inputs_name_the_argument():
     with pytest.raises(ValueError, match="d_model"):

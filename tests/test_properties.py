@@ -82,8 +82,10 @@ def test_permutation_matrix_reorders_rows_and_is_orthogonal(n, seed):
 
 
 @given(
-    shape=st.tuples(st.integers(1, 5), st.integers(1, 5)), axis=st.sampled_from([0, 1, -1]),
-    shift=st.floats(-1e3, 1e3), seed=st.integers(0, 2**16),
+    shape=st.tuples(st.integers(1, 5), st.integers(1, 5)),
+    axis=st.sampled_from([0, 1, -1]),
+    shift=st.floats(-1e3, 1e3),
+    seed=st.integers(0, 2**16),
 )
 def test_softmax_is_a_distribution_unchanged_by_adding_a_constant(shape, axis, shift, seed):
     scores = np.random.default_rng(seed).normal(scale=5.0, size=shape)
@@ -109,12 +111,16 @@ def test_layouts_differ_exactly_by_the_permutation(d, base, n):
 @given(d=d_models, base=bases, start=integer_positions, n=st.integers(0, 30))
 def test_table_rows_are_encode_positions(d, base, start, n):
     table = pu.sinusoidal_pe(start + n, d, base=base)
-    np.testing.assert_allclose(table[start:], pu.encode_positions(np.arange(start, start + n), d, base=base),
-                               atol=ATOL)
+    np.testing.assert_allclose(
+        table[start:], pu.encode_positions(np.arange(start, start + n), d, base=base), atol=ATOL
+    )
 
 
 @given(
-    n=st.integers(1, 12), d=st.integers(1, 6), d_k=st.integers(1, 5), seed=st.integers(0, 2**16),
+    n=st.integers(1, 12),
+    d=st.integers(1, 6),
+    d_k=st.integers(1, 5),
+    seed=st.integers(0, 2**16),
     causal=st.booleans(),
 )
 def test_attention_is_permutation_equivariant_unless_causal(n, d, d_k, seed, causal):

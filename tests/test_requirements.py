@@ -44,8 +44,11 @@ def test_optional_sets_are_pinned_and_agree_with_requirements_txt(name):
     pins = requirements_files.requirement_pins(ROOT / name)
     assert pins, f"{name} pins nothing"
     base = requirements_files.requirement_pins()
-    disagree = {package: (version, base[package]) for package, version in pins.items()
-                if package in base and base[package] != version}
+    disagree = {
+        package: (version, base[package])
+        for package, version in pins.items()
+        if package in base and base[package] != version
+    }
     assert not disagree, f"{name} and requirements.txt pin these differently: {disagree}"
     others = [requirements_files.requirement_pins(ROOT / other) for other in OPTIONAL if other != name]
     for other in others:

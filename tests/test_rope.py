@@ -169,15 +169,17 @@ def test_bad_inputs_name_the_argument():
 
 def test_rotary_dims_by_hand():
     # d = 4, r = 2: only pair (0, 1) turns, with ω_0 = base^0 = 1; a quarter turn maps (1, 0) to (0, 1)
-    np.testing.assert_allclose(rope([1.0, 0.0, 5.0, 7.0], math.pi / 2, rotary_dims=2), [0.0, 1.0, 5.0, 7.0],
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        rope([1.0, 0.0, 5.0, 7.0], math.pi / 2, rotary_dims=2), [0.0, 1.0, 5.0, 7.0], atol=1e-15
+    )
     # d = 6, r = 4, base 100, half-split within the first 4: pairs (0, 2) with ω = 1 and (1, 3) with
     # ω = 100^(−2/4) = 0.1 (the frequencies of a 4-dimensional RoPE, not of d = 6); dims 4, 5 untouched
     x = np.array([0.0, 1.0, 0.0, 0.0, 3.0, 4.0])
     theta = 2.0
     expected = [0.0, math.cos(0.1 * theta), 0.0, math.sin(0.1 * theta), 3.0, 4.0]
-    np.testing.assert_allclose(rope(x, theta, base=100.0, layout="concatenated", rotary_dims=4), expected,
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        rope(x, theta, base=100.0, layout="concatenated", rotary_dims=4), expected, atol=1e-15
+    )
 
 
 def gptj_from_source(x, positions, rotary_dim):
@@ -208,7 +210,7 @@ def neox_from_source(x, positions, rotary_ndims, base=10000.0):
 def test_rotary_dims_matches_gptj_and_neox_sources():
     rng = np.random.default_rng(11)
     positions = np.array([0.0, 1.0, 9.0, 250.0, 2047.0])
-    gptj_head = rng.normal(size=(5, 256))          # GPT-J-6B: 64 of 256 dimensions per head
+    gptj_head = rng.normal(size=(5, 256))  # GPT-J-6B: 64 of 256 dimensions per head
     np.testing.assert_allclose(
         rope(gptj_head, positions, rotary_dims=64), gptj_from_source(gptj_head, positions, 64), atol=1e-12
     )

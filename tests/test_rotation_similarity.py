@@ -55,9 +55,7 @@ def test_similarity_profile_hand_values():
     # d = 2: f(k) = cos k.  d = 4, base = 100: f(k) = cos k + cos(0.1 k).
     ks = np.array([0.0, 1.0, -2.5])
     np.testing.assert_allclose(pu.similarity_profile(ks, 2), np.cos(ks))
-    np.testing.assert_allclose(
-        pu.similarity_profile(ks, 4, base=100.0), np.cos(ks) + np.cos(0.1 * ks)
-    )
+    np.testing.assert_allclose(pu.similarity_profile(ks, 4, base=100.0), np.cos(ks) + np.cos(0.1 * ks))
     assert pu.similarity_profile(0, 512) == 256.0
     assert pu.similarity_profile(np.zeros((2, 3)), 4).shape == (2, 3)
 

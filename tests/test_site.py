@@ -78,34 +78,48 @@ def tiny_course(folder: Path) -> Path:
     folder.mkdir()
     (folder / "figures").mkdir()
     (folder / "figures" / "dot.png").write_bytes(b"\x89PNG\r\n\x1a\n")
-    note = new_markdown_cell('<details class="teacher-note">\n'
-                             "<summary>Teacher's note · about 5 min</summary>\n\n**Say.** Hi.\n\n</details>",
-                             metadata={"tags": ["teacher-note"]})
+    note = new_markdown_cell(
+        '<details class="teacher-note">\n'
+        "<summary>Teacher's note · about 5 min</summary>\n\n**Say.** Hi.\n\n</details>",
+        metadata={"tags": ["teacher-note"]},
+    )
     explorer = explorers.table_explorer(8, 4)._repr_mimebundle_()[0]
     first = [
-        new_markdown_cell("# 01 — Title\n\nSee [the next one](02_b.ipynb), "
-                          "[its part](02_b.ipynb#2.-Part-two,-later) and ![a dot](figures/dot.png). "
-                          "The word zebrafinch, and $\\omega_i = 10000^{-2i/d}$."),
+        new_markdown_cell(
+            "# 01 — Title\n\nSee [the next one](02_b.ipynb), "
+            "[its part](02_b.ipynb#2.-Part-two,-later) and ![a dot](figures/dot.png). "
+            "The word zebrafinch, and $\\omega_i = 10000^{-2i/d}$."
+        ),
         note,
-        new_code_cell("explorers.table_explorer(8, 4)", execution_count=1,
-                      outputs=[new_output("display_data", explorer)]),
+        new_code_cell(
+            "explorers.table_explorer(8, 4)",
+            execution_count=1,
+            outputs=[new_output("display_data", explorer)],
+        ),
         new_markdown_cell("## Going deeper\n\nFor later."),
     ]
     second = [
-        new_markdown_cell("# 02 — Second\n\nBack to [01](01_a.ipynb#01-—-Title); "
-                          "teachers: [the guide](GUIDE.md#part-two)."),
+        new_markdown_cell(
+            "# 02 — Second\n\nBack to [01](01_a.ipynb#01-—-Title); teachers: [the guide](GUIDE.md#part-two)."
+        ),
         new_markdown_cell("## 2. Part two, later\n\nText."),
-        new_code_cell("1 + 1", execution_count=1,
-                      outputs=[new_output("execute_result", {"text/plain": "2"}, execution_count=1)]),
+        new_code_cell(
+            "1 + 1",
+            execution_count=1,
+            outputs=[new_output("execute_result", {"text/plain": "2"}, execution_count=1)],
+        ),
     ]
     nbformat.write(new_notebook(cells=first), folder / "01_a.ipynb")
     nbformat.write(new_notebook(cells=second), folder / "02_b.ipynb")
     (folder / "GUIDE.md").write_text(
         "# Guide\n\nSee [part two](#part-two), [notebook 01](01_a.ipynb), [the README](../README.md) and "
-        "[the rules](../CONTRIBUTING.md).\n\n## Part two\n\nText.\n", encoding="utf-8")
+        "[the rules](../CONTRIBUTING.md).\n\n## Part two\n\nText.\n",
+        encoding="utf-8",
+    )
     (folder.parent / "README.md").write_text(
         "# A tiny course\n\nStart with [01](notebooks/01_a.ipynb) or read [the guide](notebooks/GUIDE.md).\n",
-        encoding="utf-8")
+        encoding="utf-8",
+    )
     return folder
 
 
@@ -171,11 +185,14 @@ def test_slugs_and_markdown_links():
     assert site_build.github_slug("`make test`: what it runs") == "make-test-what-it-runs"
     folder = ROOT / "notebooks"
     staged = {(folder / "01_x.ipynb").resolve(): "01_x.ipynb", (ROOT / "README.md").resolve(): "index.md"}
-    text = ("# T\n\n## Part two\n\n[a](#part-two) [b](01_x.ipynb#1.-A) [c](../README.md) "
-            "[d](../CONTRIBUTING.md) [e](https://example.org/x.md) ![f](figure.png)")
+    text = (
+        "# T\n\n## Part two\n\n[a](#part-two) [b](01_x.ipynb#1.-A) [c](../README.md) "
+        "[d](../CONTRIBUTING.md) [e](https://example.org/x.md) ![f](figure.png)"
+    )
     assert site_build.site_markdown(text, folder / "GUIDE.md", staged) == (
         "# T\n\n## Part two\n\n[a](#Part-two) [b](01_x.ipynb#1.-A) [c](index.md) d "
-        "[e](https://example.org/x.md) ![f](figure.png)")
+        "[e](https://example.org/x.md) ![f](figure.png)"
+    )
 
 
 def test_a_rebuild_follows_a_changed_notebook_and_a_broken_link_fails_it(built):

@@ -47,9 +47,10 @@ def test_on_the_notebooks_five_seeds_the_sweep_prints_what_notebook_13_prints(mo
     sweep_13.section_1()
     printed = capsys.readouterr().out
     cells = nbformat.read(NB13, as_version=4).cells
-    stored = "".join(output.get("text", "") for cell in cells if cell.cell_type == "code"
-                     for output in cell.outputs)
+    stored = "".join(
+        output.get("text", "") for cell in cells if cell.cell_type == "code" for output in cell.outputs
+    )
     agreement = "same prediction as uniform attention, % of targets: "
-    notebook_value = stored.split(agreement)[1].splitlines()[0]          # "48 (45–52)"
+    notebook_value = stored.split(agreement)[1].splitlines()[0]  # "48 (45–52)"
     assert f"over seeds and lengths: {notebook_value}\n" in printed
     assert "<s> scores lowest and the own token below the others' mean, seeds of 105: 5\n" in printed

@@ -57,13 +57,18 @@ def test_the_seeds_line_must_be_there_exactly_once(tmp_path):
 def test_a_bound_that_fails_for_a_later_seed_fails_the_sweep(tmp_path, capsys):
     # The notebook's own 2 seeds pass; the third seed breaks the bound, and the sweep must say where.
     path = tmp_path / "03_demo.ipynb"
-    nbformat.write(new_notebook(cells=[
-        new_markdown_cell("# Demo"),
-        new_code_cell(SETUP),
-        new_code_cell("untagged = 1 / 0  # not run by the sweep"),
-        tagged("seeds = range(2)\ndraws = [seed for seed in seeds]"),
-        tagged("for seed in draws:\n    assert seed < 2, f'seed {seed}'\nprint('held')"),
-    ]), path)
+    nbformat.write(
+        new_notebook(
+            cells=[
+                new_markdown_cell("# Demo"),
+                new_code_cell(SETUP),
+                new_code_cell("untagged = 1 / 0  # not run by the sweep"),
+                tagged("seeds = range(2)\ndraws = [seed for seed in seeds]"),
+                tagged("for seed in draws:\n    assert seed < 2, f'seed {seed}'\nprint('held')"),
+            ]
+        ),
+        path,
+    )
     assert sweep_seeds.main([str(path), "--seeds", "2"]) == 0
     out = capsys.readouterr().out
     assert "cells [3], [4] with seeds 0 … 1" in out and "every assert held" in out and "held\n" in out

@@ -50,8 +50,17 @@ def assert_links_resolve(folder):
 class Resources(HTMLParser):
     """Collects what a page loads (script src, link href, img src, …) and its inline scripts."""
 
-    LOADED = {"script": "src", "link": "href", "img": "src", "iframe": "src", "source": "src",
-              "audio": "src", "video": "src", "embed": "src", "object": "data"}
+    LOADED = {
+        "script": "src",
+        "link": "href",
+        "img": "src",
+        "iframe": "src",
+        "source": "src",
+        "audio": "src",
+        "video": "src",
+        "embed": "src",
+        "object": "data",
+    }
 
     def __init__(self):
         super().__init__()
@@ -124,10 +133,16 @@ def tiny_course(folder):
     (folder / "figures" / "dot.png").write_bytes(b"\x89PNG\r\n\x1a\n")
     for number, other in (("01", "02_b.ipynb"), ("02", "01_a.ipynb#Title")):
         cells = [
-            new_markdown_cell(f"# Title {number}\n\nSee [the other]({other}) and ![a dot](figures/dot.png).",
-                              metadata={"slideshow": {"slide_type": "slide"}}),
-            new_code_cell("1 + 1", execution_count=1, metadata={"slideshow": {"slide_type": "-"}},
-                          outputs=[new_output("execute_result", {"text/plain": "2"}, execution_count=1)]),
+            new_markdown_cell(
+                f"# Title {number}\n\nSee [the other]({other}) and ![a dot](figures/dot.png).",
+                metadata={"slideshow": {"slide_type": "slide"}},
+            ),
+            new_code_cell(
+                "1 + 1",
+                execution_count=1,
+                metadata={"slideshow": {"slide_type": "-"}},
+                outputs=[new_output("execute_result", {"text/plain": "2"}, execution_count=1)],
+            ),
         ]
         name = "01_a.ipynb" if number == "01" else "02_b.ipynb"
         nbformat.write(new_notebook(cells=cells), folder / name)
@@ -140,8 +155,11 @@ def tiny_course(folder):
 @pytest.mark.parametrize("path", NOTEBOOKS, ids=[p.name for p in NOTEBOOKS])
 def test_every_cell_has_slideshow_metadata(path):
     notebook = nbformat.read(path, as_version=4)
-    missing = [i for i, cell in enumerate(notebook.cells)
-               if cell.metadata.get("slideshow", {}).get("slide_type") not in SLIDE_TYPES]
+    missing = [
+        i
+        for i, cell in enumerate(notebook.cells)
+        if cell.metadata.get("slideshow", {}).get("slide_type") not in SLIDE_TYPES
+    ]
     assert not missing, f"{path.name}: cells {missing} have no valid metadata['slideshow']['slide_type']"
 
 
@@ -155,8 +173,11 @@ def test_title_and_every_section_have_a_teacher_note(path):
 def test_teacher_notes_write_math_in_unicode(path):
     # The speaker view copies a note without MathJax's style, so `$…$` would show as raw TeX there.
     notebook = nbformat.read(path, as_version=4)
-    with_tex = [i for i, cell in enumerate(notebook.cells)
-                if "teacher-note" in cell.metadata.get("tags", []) and re.search(r"\$[^$\n]+\$", cell.source)]
+    with_tex = [
+        i
+        for i, cell in enumerate(notebook.cells)
+        if "teacher-note" in cell.metadata.get("tags", []) and re.search(r"\$[^$\n]+\$", cell.source)
+    ]
     assert not with_tex, f"{path.name}: teacher notes in cells {with_tex} contain $…$; write Unicode (Tₖ, ωᵢ)"
 
 
@@ -171,13 +192,24 @@ def teacher_note():
 
 def test_slide_layout_problems_name_each_gap():
     slide = {"slideshow": {"slide_type": "slide"}}
-    good = new_notebook(cells=[new_markdown_cell("# 01 — T", metadata=slide), teacher_note(),
-                               new_markdown_cell("## 1. A", metadata=slide), teacher_note(),
-                               new_markdown_cell("```\n# a comment, not a title\n```", metadata=slide)])
+    good = new_notebook(
+        cells=[
+            new_markdown_cell("# 01 — T", metadata=slide),
+            teacher_note(),
+            new_markdown_cell("## 1. A", metadata=slide),
+            teacher_note(),
+            new_markdown_cell("```\n# a comment, not a title\n```", metadata=slide),
+        ]
+    )
     assert run_notebooks.slide_layout_problems(good) == []
-    bad = new_notebook(cells=[new_markdown_cell("# 01 — T", metadata=slide),
-                              new_markdown_cell("## 1. A", metadata=slide), teacher_note(),
-                              new_code_cell("1")])
+    bad = new_notebook(
+        cells=[
+            new_markdown_cell("# 01 — T", metadata=slide),
+            new_markdown_cell("## 1. A", metadata=slide),
+            teacher_note(),
+            new_code_cell("1"),
+        ]
+    )
     problems = run_notebooks.slide_layout_problems(bad)
     assert len(problems) == 2, problems
     assert "cell 0, title # '01 — T'" in problems[0] and "cell 3 has no valid" in problems[1]
@@ -186,8 +218,9 @@ def test_slide_layout_problems_name_each_gap():
 def test_make_outputs_keeps_slide_metadata_and_warns_on_gaps(tmp_path, capsys):
     cells = [
         new_markdown_cell("# 01 — Demo", metadata={"slideshow": {"slide_type": "slide"}}),
-        new_code_cell("x = 6 * 7\nprint(x)",
-                      metadata={"slideshow": {"slide_type": "fragment"}, "tags": ["keep-me"]}),
+        new_code_cell(
+            "x = 6 * 7\nprint(x)", metadata={"slideshow": {"slide_type": "fragment"}, "tags": ["keep-me"]}
+        ),
     ]
     path = tmp_path / "01_demo.ipynb"
     nbformat.write(new_notebook(cells=cells), path)
@@ -197,14 +230,16 @@ def test_make_outputs_keeps_slide_metadata_and_warns_on_gaps(tmp_path, capsys):
     assert stored[1].metadata == {"slideshow": {"slide_type": "fragment"}, "tags": ["keep-me"]}
     assert stored[1].outputs[0]["text"] == "42\n"
     assert "WARNING 01_demo.ipynb: cell 0, title # '01 — Demo', is not followed by a teacher-note cell" in (
-        capsys.readouterr().err)
+        capsys.readouterr().err
+    )
 
 
 def test_every_notebook_starts_with_a_slide():
     for path in NOTEBOOKS:
         cells = nbformat.read(path, as_version=4).cells
-        shown = [c for c in cells
-                 if c.metadata.get("slideshow", {}).get("slide_type") not in ("skip", "notes")]
+        shown = [
+            c for c in cells if c.metadata.get("slideshow", {}).get("slide_type") not in ("skip", "notes")
+        ]
         assert shown and shown[0].metadata["slideshow"]["slide_type"] == "slide", path.name
 
 
@@ -248,15 +283,33 @@ def figure_notebook(folder):
     png = {"image/png": "iVBORw0KGgo=", "text/plain": "<Figure>"}
     cells = [
         new_markdown_cell("# Figures", metadata={"slideshow": {"slide_type": "slide"}}),
-        new_code_cell("draw_the_figure()", execution_count=1, metadata={"slideshow": {"slide_type": "-"}},
-                      outputs=[new_output("display_data", png)]),
-        new_code_cell("print_a_number()", execution_count=2, metadata={"slideshow": {"slide_type": "-"}},
-                      outputs=[new_output("stream", name="stdout", text="2\n")]),
-        new_code_cell("show_the_figure()", execution_count=3, metadata={"slideshow": {"slide_type": "-"}},
-                      outputs=[new_output("display_data", {
-                          "text/html": '<img src="data:image/png;base64,iVBORw0KGgo=" '
-                                       'alt="A described figure.">',
-                          "text/plain": "[figure] A described figure."})]),
+        new_code_cell(
+            "draw_the_figure()",
+            execution_count=1,
+            metadata={"slideshow": {"slide_type": "-"}},
+            outputs=[new_output("display_data", png)],
+        ),
+        new_code_cell(
+            "print_a_number()",
+            execution_count=2,
+            metadata={"slideshow": {"slide_type": "-"}},
+            outputs=[new_output("stream", name="stdout", text="2\n")],
+        ),
+        new_code_cell(
+            "show_the_figure()",
+            execution_count=3,
+            metadata={"slideshow": {"slide_type": "-"}},
+            outputs=[
+                new_output(
+                    "display_data",
+                    {
+                        "text/html": '<img src="data:image/png;base64,iVBORw0KGgo=" '
+                        'alt="A described figure.">',
+                        "text/plain": "[figure] A described figure.",
+                    },
+                )
+            ],
+        ),
     ]
     nbformat.write(new_notebook(cells=cells), folder / "01_figures.ipynb")
     return folder
@@ -272,29 +325,35 @@ def test_decks_fit_a_projector_and_open_teacher_notes(tmp_path):
     assert '<details class="teacher-note" open>' in deck, "notes open in the speaker view"
     assert 'slideNumber: "c/t"' in deck and "center: false" in deck
     assert "width: 1280" in deck and "height: 720" in deck
-    style = deck[deck.index('<style id="course-slides">'):]
+    style = deck[deck.index('<style id="course-slides">') :]
     assert style.index("</style>") < style.index("</head>")
     assert deck.index('id="theme"') < deck.index('<style id="course-slides">'), "the course's style wins"
     assert ".jp-InputPrompt" in style and "pre-wrap" in style
 
 
 def test_pages_get_alt_text_and_focusable_cells_without_beautifulsoup():
-    page = ('<div class="jp-Cell-inputWrapper"><img src="a.png"><img alt="A dot." src="b.png"></div>'
-            '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"></div>'
-            '<div class="jp-OutputArea-child"></div>')
+    page = (
+        '<div class="jp-Cell-inputWrapper"><img src="a.png"><img alt="A dot." src="b.png"></div>'
+        '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"></div>'
+        '<div class="jp-OutputArea-child"></div>'
+    )
     assert build_site.accessible(page) == (
         '<div class="jp-Cell-inputWrapper" tabindex="0"><img alt="No description has been provided for this '
         'image" src="a.png"><img alt="A dot." src="b.png"></div>'
         '<div class="jp-RenderedText jp-OutputArea-output" tabindex="0" data-mime-type="text/plain"></div>'
-        '<div class="jp-OutputArea-child"></div>')
+        '<div class="jp-OutputArea-child"></div>'
+    )
 
 
 def test_open_teacher_notes_touches_only_notes():
-    page = ('<details class="x">a</details><aside class="notes"><details class="teacher-note">'
-            '<summary>s</summary></details></aside><aside class="notes"><details open>b</details></aside>')
+    page = (
+        '<details class="x">a</details><aside class="notes"><details class="teacher-note">'
+        '<summary>s</summary></details></aside><aside class="notes"><details open>b</details></aside>'
+    )
     assert build_slides.open_teacher_notes(page) == (
         '<details class="x">a</details><aside class="notes"><details class="teacher-note" open>'
-        '<summary>s</summary></details></aside><aside class="notes"><details open>b</details></aside>')
+        '<summary>s</summary></details></aside><aside class="notes"><details open>b</details></aside>'
+    )
 
 
 def test_build_only_some_decks(tmp_path):
@@ -329,7 +388,10 @@ def test_workspace_copies_and_never_overwrites(tmp_path, capsys):
 
     workspace.main(["--notebooks", str(course), "--workspace", str(target)])
     assert sorted(p.relative_to(target).as_posix() for p in target.rglob("*") if p.is_file()) == [
-        "01_a.ipynb", "02_b.ipynb", "figures/dot.png"]
+        "01_a.ipynb",
+        "02_b.ipynb",
+        "figures/dot.png",
+    ]
     assert "3 copied, 0 kept" in capsys.readouterr().out
 
     (target / "01_a.ipynb").write_text("my answers")
@@ -358,8 +420,10 @@ def test_remembered_markdown_and_code_are_what_nbconvert_makes_and_are_made_once
     spy.jinja_pass_arg = plain.jinja_pass_arg
     monkeypatch.setattr(exporter, "markdown2html", spy)
     remembered = build_site.RememberedMarkdown(exporter)
-    pixel = {"image/png": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA"
-                          "60e6kgAAAABJRU5ErkJggg=="}
+    pixel = {
+        "image/png": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA"
+        "60e6kgAAAABJRU5ErkJggg=="
+    }
     source = "A formula $x_i$ and ![dot](attachment:dot.png)"
     grey = {"cell": {"attachments": {"dot.png": pixel}}, "resources": {"metadata": {"path": "/course"}}}
     other = {"image/png": pixel["image/png"][::-1]}  # other data under the same name

@@ -73,9 +73,7 @@ def uniform_head(vocab_size, d_model):
 def test_uniform_attention_outputs_the_prefix_histogram():
     tokens = np.array([[2, 0, 2, 1]])
     out = head_output(uniform_head(3, 4), tokens)[0]
-    expected = np.array(
-        [[0, 0, 1], [1 / 2, 0, 1 / 2], [1 / 3, 0, 2 / 3], [1 / 4, 1 / 4, 2 / 4]]
-    )
+    expected = np.array([[0, 0, 1], [1 / 2, 0, 1 / 2], [1 / 3, 0, 2 / 3], [1 / 4, 1 / 4, 2 / 4]])
     np.testing.assert_allclose(out, expected, atol=1e-15)
 
 
@@ -83,8 +81,10 @@ def test_scores_by_explicit_loops_for_the_additive_head():
     head = init_head("sinusoidal", 5, 6, d_k=4, seed=7)
     tokens = np.array([[4, 0, 3, 3, 1, 2, 0]])
     n = tokens.shape[1]
-    pe = [[f(p * 10000.0 ** (-2 * (j // 2) / 6)) for j in range(6) for f in ((math.sin, math.cos)[j % 2],)]
-          for p in range(n)]
+    pe = [
+        [f(p * 10000.0 ** (-2 * (j // 2) / 6)) for j in range(6) for f in ((math.sin, math.cos)[j % 2],)]
+        for p in range(n)
+    ]
     scores = head_scores(head, tokens)[0]
     for p in range(n):
         x_p = head.embeddings[tokens[0, p]] + np.array(pe[p])
@@ -93,15 +93,13 @@ def test_scores_by_explicit_loops_for_the_additive_head():
                 assert scores[p, q] == -np.inf
                 continue
             x_q = head.embeddings[tokens[0, q]] + np.array(pe[q])
-            expected = sum(
-                (x_p @ head.W_q[:, c]) * (x_q @ head.W_k[:, c]) for c in range(4)
-            ) / 2.0
+            expected = sum((x_p @ head.W_q[:, c]) * (x_q @ head.W_k[:, c]) for c in range(4)) / 2.0
             assert scores[p, q] == pytest.approx(expected, rel=1e-12, abs=1e-12)
 
 
 def test_rope_scores_depend_on_the_offset_only():
     head = init_head("rope", 3, 8, seed=1)
-    tokens = np.full((1, 12), 2)                # one token everywhere: only positions differ
+    tokens = np.full((1, 12), 2)  # one token everywhere: only positions differ
     scores = head_scores(head, tokens)[0]
     for offset in range(12):
         diagonal = np.diagonal(scores, offset=-offset)
@@ -153,7 +151,7 @@ def test_uniform_predictions_are_the_prefix_counts_argmax(seed, n, vocab):
         for p in range(n):
             for q in range(p + 1):
                 counts[b, p, tokens[b, q]] += 1
-    expected = np.argmax(counts, axis=-1)          # integer counts: exact ties, first id wins
+    expected = np.argmax(counts, axis=-1)  # integer counts: exact ties, first id wins
     assert np.array_equal(look_back_predictions(uniform_head(vocab, 4), tokens), expected)
 
 
@@ -165,8 +163,12 @@ def test_learned_table_has_no_rows_beyond_its_length():
 
 
 @settings(max_examples=20, deadline=None)
-@given(variant=st.sampled_from(VARIANTS), seed=st.integers(0, 10_000),
-       n=st.integers(2, 9), vocab=st.integers(2, 6))
+@given(
+    variant=st.sampled_from(VARIANTS),
+    seed=st.integers(0, 10_000),
+    n=st.integers(2, 9),
+    vocab=st.integers(2, 6),
+)
 def test_outputs_are_distributions(variant, seed, n, vocab):
     head = init_head(variant, vocab, 4, n_positions=n, seed=seed)
     tokens, _ = look_back_task(3, n, vocab, offset=1, seed=seed)
@@ -180,7 +182,7 @@ def test_outputs_are_distributions(variant, seed, n, vocab):
 
 def test_loss_of_uniform_attention_by_hand():
     tokens = np.array([[0, 1, 0]])
-    targets = look_back_targets(tokens, 1)      # p=1: target 0, o=1/2; p=2: target 1, o=1/3
+    targets = look_back_targets(tokens, 1)  # p=1: target 0, o=1/2; p=2: target 1, o=1/3
     expected = (-math.log(1 / 2) - math.log(1 / 3)) / 2
     assert look_back_loss(uniform_head(2, 2), tokens, targets) == pytest.approx(expected, rel=1e-12)
 
@@ -188,7 +190,7 @@ def test_loss_of_uniform_attention_by_hand():
 def test_loss_stays_finite_when_the_target_weight_underflows():
     d = 4
     head = LookBackHead("none", np.eye(3, d), 40 * np.eye(d), 40 * np.eye(d))
-    tokens = np.array([[0, 1]])                  # p=1 attends to itself (score 1600), target 0
+    tokens = np.array([[0, 1]])  # p=1 attends to itself (score 1600), target 0
     loss = look_back_loss(head, tokens, look_back_targets(tokens, 1))
     assert loss == pytest.approx(1600 / 2, rel=1e-12)  # −log softmax = s_11 − s_10 = 1600/√4
 
@@ -283,7 +285,8 @@ def test_training_is_adam_on_the_checked_gradient(variant):
         assert run.losses[step - 1] == pytest.approx(loss, rel=1e-12)
         for name in parameters:
             parameters[name], first[name], second[name] = adam_update(
-                parameters[name], gradient[name], first[name], second[name], step, learning_rate=0.07)
+                parameters[name], gradient[name], first[name], second[name], step, learning_rate=0.07
+            )
     for name, array in parameters.items():
         np.testing.assert_allclose(getattr(run.head, name), array, rtol=1e-12, atol=1e-15)
     assert run.head.trainable == head.trainable and np.array_equal(run.head.embeddings, head.embeddings)
@@ -314,14 +317,14 @@ def test_row_maximum_by_even_and_odd_entries_is_numpys(length, seed):
     import pe_utils.training as training
 
     rows = np.random.default_rng(seed).normal(size=(3, 4, length))
-    rows[0, 1, seed % length] = -np.inf                   # masked keys are −inf
+    rows[0, 1, seed % length] = -np.inf  # masked keys are −inf
     np.testing.assert_array_equal(training._row_max(rows), rows.max(axis=-1, keepdims=True))
 
 
 def test_targets_the_head_cannot_see_are_refused():
     head = init_head("none", 4, 4, seed=0)
     tokens = np.array([[0, 1, 2, 3]])
-    targets = np.array([[-1, 3, 0, 1]])          # token 3 is not among tokens[0, :2]
+    targets = np.array([[-1, 3, 0, 1]])  # token 3 is not among tokens[0, :2]
     with pytest.raises(ValueError, match=r"targets\[0, 1\] = 3 is not among tokens\[0, :2\]"):
         look_back_loss_and_gradient(head, tokens, targets)
 
@@ -358,7 +361,7 @@ def test_commuting_share_of_simple_matrices():
     assert commuting_share(shift_matrix(3, d)) == pytest.approx(1.0)
     assert commuting_share(np.eye(d)) == pytest.approx(1.0)
     off_block = np.zeros((d, d))
-    off_block[0, 3] = 1.0                        # outside every 2×2 diagonal block
+    off_block[0, 3] = 1.0  # outside every 2×2 diagonal block
     assert commuting_share(off_block) == 0.0
     reflection = np.diag([1.0, -1.0, 0, 0, 0, 0])  # a·I + b·J has no part here
     assert commuting_share(reflection) == pytest.approx(0.0, abs=1e-15)
@@ -453,8 +456,11 @@ def test_other_bad_arguments_name_themselves():
         (lambda: look_back_loss(head, tokens, np.full_like(targets, -1)), ValueError, "at least one"),
         (lambda: look_back_loss(head, tokens, targets * 5), ValueError, "targets must be token ids"),
         (lambda: look_back_targets(tokens, 4), ValueError, "offset"),
-        (lambda: adam_update(np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), 0, learning_rate=0.1),
-         ValueError, "step"),
+        (
+            lambda: adam_update(np.zeros(1), np.zeros(1), np.zeros(1), np.zeros(1), 0, learning_rate=0.1),
+            ValueError,
+            "step",
+        ),
         (lambda: commuting_share(np.zeros((4, 4))), ValueError, "all zeros"),
         (lambda: commuting_share(np.ones((3, 3))), ValueError, "even"),
         (lambda: LookBackHead("learned", np.ones((2, 2)), np.eye(2), np.eye(2)), ValueError, "positions"),
@@ -575,15 +581,16 @@ def test_p_rope_at_one_is_rope_and_at_zero_is_no_positions(seed, n, half_dk):
     np.testing.assert_array_equal(head_scores(at_one, tokens), head_scores(rope_head, tokens))
     at_zero = replace(rope_head, rope_proportion=0.0)
     none = LookBackHead("none", rope_head.embeddings, rope_head.W_q, rope_head.W_k)
-    np.testing.assert_allclose(head_scores(at_zero, tokens), head_scores(none, tokens),
-                               rtol=1e-12, atol=1e-12)
+    np.testing.assert_allclose(
+        head_scores(at_zero, tokens), head_scores(none, tokens), rtol=1e-12, atol=1e-12
+    )
 
 
 @settings(max_examples=20, deadline=None)
 @given(seed=st.integers(0, 10_000), proportion=st.floats(0, 1))
 def test_p_rope_scores_depend_on_the_offset_only(seed, proportion):
     head = init_head("rope", 3, 8, seed=seed, rope_proportion=proportion)
-    scores = head_scores(head, np.full((1, 10), 2))[0]     # one token everywhere
+    scores = head_scores(head, np.full((1, 10), 2))[0]  # one token everywhere
     for offset in range(10):
         diagonal = np.diagonal(scores, offset=-offset)
         np.testing.assert_allclose(diagonal, diagonal[0], rtol=1e-10, atol=1e-10)
@@ -618,10 +625,16 @@ def test_p_rope_training_is_reproducible_and_learns_the_task():
         (lambda: init_head("rope", 3, 4, rope_proportion=True), TypeError, "rope_proportion"),
         (lambda: init_head("rope", 3, 4, rope_proportion="0.5"), TypeError, "rope_proportion"),
         (lambda: init_head("sinusoidal", 3, 4, rope_proportion=0.5), ValueError, "variant 'rope' only"),
-        (lambda: LookBackHead("none", np.ones((3, 4)), np.eye(4), np.eye(4), rope_proportion=0.5), ValueError,
-         "variant 'rope' only"),
-        (lambda: LookBackHead("rope", np.ones((3, 4)), np.eye(4), np.eye(4), rope_proportion=float("nan")),
-         ValueError, "rope_proportion"),
+        (
+            lambda: LookBackHead("none", np.ones((3, 4)), np.eye(4), np.eye(4), rope_proportion=0.5),
+            ValueError,
+            "variant 'rope' only",
+        ),
+        (
+            lambda: LookBackHead("rope", np.ones((3, 4)), np.eye(4), np.eye(4), rope_proportion=float("nan")),
+            ValueError,
+            "rope_proportion",
+        ),
     ],
 )
 def test_rope_proportion_bad_input(call, error, phrase):
@@ -642,9 +655,9 @@ def test_recipe_is_the_one_notebook_10_states():
 @pytest.mark.parametrize("seed", [0, 4, 17])
 def test_training_data_is_64_sequences_drawn_with_seed_100_plus_s(seed):
     tokens, targets = training_data(seed)
-    by_numpy = np.random.default_rng(100 + seed).integers(0, 8, size=(64, 16))   # uniform over V = 8
+    by_numpy = np.random.default_rng(100 + seed).integers(0, 8, size=(64, 16))  # uniform over V = 8
     np.testing.assert_array_equal(tokens, by_numpy)
-    np.testing.assert_array_equal(targets[:, 2:], by_numpy[:, :-2])           # k = 2 back
+    np.testing.assert_array_equal(targets[:, 2:], by_numpy[:, :-2])  # k = 2 back
     assert np.all(targets[:, :2] == NO_TARGET)
 
 
@@ -662,9 +675,9 @@ def test_with_start_token_by_hand():
     before = tokens.copy()
     marked, targets = with_start_token(tokens, start=9, offset=2)
     np.testing.assert_array_equal(marked, [[9, 2, 3, 4, 5], [9, 0, 7, 1, 6]])
-    np.testing.assert_array_equal(targets, [[-1, -1, -1, 2, 3], [-1, -1, -1, 0, 7]])   # never <s>
-    np.testing.assert_array_equal(tokens, before)                                      # not changed
-    default, _ = with_start_token(tokens)            # notebook 10's sizes: <s> is token 8, k = 2
+    np.testing.assert_array_equal(targets, [[-1, -1, -1, 2, 3], [-1, -1, -1, 0, 7]])  # never <s>
+    np.testing.assert_array_equal(tokens, before)  # not changed
+    default, _ = with_start_token(tokens)  # notebook 10's sizes: <s> is token 8, k = 2
     assert np.all(default[:, 0] == 8)
 
 
@@ -701,8 +714,9 @@ def _two_d_head(W_k):
 def test_offset_terms_of_one_pair_by_hand():
     j = np.array([0.0, 1.0, 2.0, -3.0])
     # κ̄ = q̄ = (1, 0): both unit vectors turned by RoPE, the key j steps less: cos(j ω_0) / √2
-    np.testing.assert_allclose(offset_terms(_two_d_head(np.eye(2)), j)[:, 0], np.cos(j) / np.sqrt(2),
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        offset_terms(_two_d_head(np.eye(2)), j)[:, 0], np.cos(j) / np.sqrt(2), atol=1e-15
+    )
     # κ̄ = (0, 1), a quarter turn from q̄: ±sin j / √2, its sign the direction rope() turns
     quarter = offset_terms(_two_d_head([[0.0, 1.0], [-1.0, 0.0]]), j)[:, 0]
     by_rope = [rope(np.array([1.0, 0.0]), 5.0) @ rope(np.array([0.0, 1.0]), 5.0 - offset) for offset in j]
@@ -713,17 +727,22 @@ def test_offset_terms_of_one_pair_by_hand():
 def test_offset_terms_mean_over_tokens_is_the_mean_embedding():
     # tokens (2, 0) and (0, 0): the mean embedding is (1, 0), the terms those of the head above
     head = LookBackHead("rope", np.array([[2.0, 0.0], [0.0, 0.0]]), np.eye(2), np.eye(2))
-    np.testing.assert_allclose(offset_terms(head, [0, 1, 2])[:, 0], np.cos([0, 1, 2]) / np.sqrt(2),
-                               atol=1e-15)
+    np.testing.assert_allclose(
+        offset_terms(head, [0, 1, 2])[:, 0], np.cos([0, 1, 2]) / np.sqrt(2), atol=1e-15
+    )
 
 
 @settings(max_examples=15, deadline=None)
-@given(seed=st.integers(0, 10_000), proportion=st.sampled_from([0.0, 0.25, 0.5, 1.0]),
-       base=st.sampled_from([100.0, 10000.0]), offset=st.integers(1, 9))
+@given(
+    seed=st.integers(0, 10_000),
+    proportion=st.sampled_from([0.0, 0.25, 0.5, 1.0]),
+    base=st.sampled_from([100.0, 10000.0]),
+    offset=st.integers(1, 9),
+)
 def test_offset_terms_sum_to_the_heads_own_scores_averaged_over_token_pairs(seed, proportion, base, offset):
     V, n = 3, 12
     head = init_head("rope", V, 6, d_k=8, seed=seed, base=base, rope_proportion=proportion)
-    pairs = np.array([(u, v) for u in range(V) for v in range(V)])     # every (query, key) token pair
+    pairs = np.array([(u, v) for u in range(V) for v in range(V)])  # every (query, key) token pair
     tokens = np.zeros((V * V, n), dtype=int)
     tokens[:, n - 1], tokens[:, n - 1 - offset] = pairs[:, 0], pairs[:, 1]
     mean = head_scores(head, tokens)[:, n - 1, n - 1 - offset].mean()
@@ -735,11 +754,11 @@ def test_offset_terms_sum_to_the_heads_own_scores_averaged_over_token_pairs(seed
 
 
 def test_offset_terms_of_unrotated_pairs_do_not_change_with_the_offset():
-    head = init_head("rope", 5, 8, seed=2, rope_proportion=0.5)       # pairs 2 and 3 unrotated
+    head = init_head("rope", 5, 8, seed=2, rope_proportion=0.5)  # pairs 2 and 3 unrotated
     terms = offset_terms(head, np.arange(20))
     np.testing.assert_allclose(terms[:, 2:], np.broadcast_to(terms[0, 2:], (20, 2)), rtol=0, atol=1e-15)
-    assert np.ptp(terms[:, 0]) > 1e-3                                   # pair 0 turns
-    assert offset_terms(head, np.zeros((3, 2))).shape == (3, 2, 4)     # offsets' shape, then the pairs
+    assert np.ptp(terms[:, 0]) > 1e-3  # pair 0 turns
+    assert offset_terms(head, np.zeros((3, 2))).shape == (3, 2, 4)  # offsets' shape, then the pairs
 
 
 @pytest.mark.parametrize(

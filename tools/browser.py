@@ -53,8 +53,11 @@ def chromium() -> Path:
                     shutil.rmtree(leftover) if leftover.is_dir() else leftover.unlink()
             completed = subprocess.run(
                 [str(node_executable()), "--input-type=module", "-e", _UNPACK],
-                cwd=NPM_FOLDER, env={**os.environ, "TMPDIR": str(BROWSER_FOLDER)},
-                capture_output=True, text=True, timeout=UNPACK_SECONDS,
+                cwd=NPM_FOLDER,
+                env={**os.environ, "TMPDIR": str(BROWSER_FOLDER)},
+                capture_output=True,
+                text=True,
+                timeout=UNPACK_SECONDS,
             )
             if completed.returncode != 0:
                 raise RuntimeError(f"unpacking the browser failed:\n{completed.stderr[-3000:]}")

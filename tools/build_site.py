@@ -97,8 +97,11 @@ _FOCUSABLE = re.compile(r'<div class="(?:[^"]* )?(?:jp-Cell-inputWrapper|jp-Outp
 def accessible(page: str) -> str:
     """``page`` with alt text on every image and focusable cell inputs and outputs."""
     page = _IMG_TAG.sub(
-        lambda m: m[0] if re.search(r"\salt=", m[0], re.IGNORECASE)
-        else m[0][:4] + f' alt="{NO_ALT_TEXT}"' + m[0][4:],
+        lambda m: (
+            m[0]
+            if re.search(r"\salt=", m[0], re.IGNORECASE)
+            else m[0][:4] + f' alt="{NO_ALT_TEXT}"' + m[0][4:]
+        ),
         page,
     )
     return _FOCUSABLE.sub(lambda m: m[0] + ' tabindex="0"', page)
@@ -156,8 +159,11 @@ class RememberedMarkdown:
             source,
             json.dumps(context.get("cell", {}).get("attachments", {}), sort_keys=True, default=str),
             str(context.get("resources", {}).get("metadata", {}).get("path", "")),
-            json.dumps([exporter.anchor_link_text, exporter.exclude_anchor_links, exporter.lexer_options],
-                       sort_keys=True, default=str),
+            json.dumps(
+                [exporter.anchor_link_text, exporter.exclude_anchor_links, exporter.lexer_options],
+                sort_keys=True,
+                default=str,
+            ),
         )
         if key not in self._made:
             self._made[key] = exporter.markdown2html(context, source)

@@ -184,7 +184,8 @@ def style_deck(page: str) -> str:
     """A deck with its teacher notes open, and the course's fonts and slide style after the theme's."""
     page = open_teacher_notes(page)
     return page.replace(
-        "</head>", f'{course_fonts.style_tag()}\n<style id="course-slides">{SLIDES_CSS}</style>\n</head>', 1)
+        "</head>", f'{course_fonts.style_tag()}\n<style id="course-slides">{SLIDES_CSS}</style>\n</head>', 1
+    )
 
 
 def draws_figure(output: dict) -> bool:
@@ -249,7 +250,12 @@ def build(
         exporter.register_preprocessor(HideFigureCode(), enabled=True)
     with_explorers = explorers_web.enable(exporter, out)
     pages = export_course(
-        exporter, out, SUFFIX, folder, only=only, postprocess=lambda page: with_explorers(style_deck(page)),
+        exporter,
+        out,
+        SUFFIX,
+        folder,
+        only=only,
+        postprocess=lambda page: with_explorers(style_deck(page)),
         on_page=on_page,
     )
     return write_index(out, pages, f"{COURSE_TITLE}: slides", mathjax_url)
@@ -259,8 +265,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=OUT, help="folder to write (default: _build/slides)")
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help="folder of the course's notebooks")
-    parser.add_argument("--show-figure-code", action="store_true",
-                        help="keep the code of cells that draw a figure (default: the figure alone)")
+    parser.add_argument(
+        "--show-figure-code",
+        action="store_true",
+        help="keep the code of cells that draw a figure (default: the figure alone)",
+    )
     args = parser.parse_args(argv)
     index = build(args.out, args.notebooks, hide_figure_code=not args.show_figure_code)
     print(f"open {index}")

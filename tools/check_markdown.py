@@ -350,11 +350,7 @@ def broken_links(markdown: Markdown, notebooks: Path = NOTEBOOKS) -> list[str]:
 
 def main() -> int:
     notebooks = list(notebook_markdown())
-    problems = [
-        problem
-        for text in [*notebooks, *document_markdown()]
-        for problem in broken_links(text)
-    ]
+    problems = [problem for text in [*notebooks, *document_markdown()] for problem in broken_links(text)]
     problems += math_problems(notebooks)
     for problem in problems:
         print(problem)

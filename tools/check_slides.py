@@ -90,16 +90,29 @@ BUILD = ROOT / "_build"  # without --out, each run builds into its own temporary
 CACHE = BUILD / "browser-check-cache.json"  # results of pages that passed (git-ignored, as _build/)
 CACHE_ENTRIES = 400  # the newest kept: every page of the course, and a few older versions of each
 # What the result of a page depends on besides its own bytes (see ``fingerprint``).
-CHECKER_FILES = [
-    NPM_FOLDER / name
-    for name in ("check_browser.mjs", "explorers_check.mjs", "chromium.mjs", "package-lock.json")
-] + [
-    Path(__file__).resolve().parent / name
-    for name in ("check_slides.py", "browser.py", "build_site.py", "build_slides.py", "explorers_web.py",
-                 "course_fonts.py")
-] + [SITE_TOOLS / name for name in ("build.py", "conf.py", "course_site.py", "static/course-site.css")
-] + [ROOT / "requirements.txt", ROOT / "requirements-site.txt",
-     NPM_FOLDER / "node_modules" / ".package-lock.json"]  # pinned, installed
+CHECKER_FILES = (
+    [
+        NPM_FOLDER / name
+        for name in ("check_browser.mjs", "explorers_check.mjs", "chromium.mjs", "package-lock.json")
+    ]
+    + [
+        Path(__file__).resolve().parent / name
+        for name in (
+            "check_slides.py",
+            "browser.py",
+            "build_site.py",
+            "build_slides.py",
+            "explorers_web.py",
+            "course_fonts.py",
+        )
+    ]
+    + [SITE_TOOLS / name for name in ("build.py", "conf.py", "course_site.py", "static/course-site.css")]
+    + [
+        ROOT / "requirements.txt",
+        ROOT / "requirements-site.txt",
+        NPM_FOLDER / "node_modules" / ".package-lock.json",
+    ]
+)  # pinned, installed
 SIZES = ((1280, 720), (1024, 768))
 PAGE_TIMEOUT_SECONDS = 30
 TOTAL_TIMEOUT_SECONDS = 240
@@ -152,8 +165,10 @@ class Report:
             f"{sum(self.explorers.values())} explorers (each slider moved once)"
         )
         if self.cached:
-            lines.append(f"  {len(self.cached)} of {len(self.slides) + len(self.pages)} decks and pages "
-                         "unchanged since they passed, not opened again (--no-cache opens them)")
+            lines.append(
+                f"  {len(self.cached)} of {len(self.slides) + len(self.pages)} decks and pages "
+                "unchanged since they passed, not opened again (--no-cache opens them)"
+            )
         lines.append(f"  {len(self.problems)} problem(s)" if self.problems else "  no problems")
         return "\n".join(lines)
 
@@ -186,8 +201,12 @@ class BrowserRun:
         executable = browser.chromium()
         self._scratch = tempfile.TemporaryDirectory(prefix="check-slides-")
         scratch = Path(self._scratch.name)
-        job = {**self.job, "userDataDir": str(scratch / "profile"), "executable": str(executable),
-               "tmpDir": str(scratch)}
+        job = {
+            **self.job,
+            "userDataDir": str(scratch / "profile"),
+            "executable": str(executable),
+            "tmpDir": str(scratch),
+        }
         job_file = scratch / "job.json"
         job_file.write_text(json.dumps(job), encoding="utf-8")
         self._stderr = open(scratch / "stderr.txt", "w+", encoding="utf-8")  # a file: never a full pipe
@@ -329,8 +348,14 @@ class ResultCache:
     def save(self) -> None:
         kept = dict(list(self.entries.items())[-CACHE_ENTRIES:])
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with tempfile.NamedTemporaryFile("w", dir=self.path.parent, delete=False, encoding="utf-8",
-                                         prefix=".browser-check-", suffix=".json") as scratch:
+        with tempfile.NamedTemporaryFile(
+            "w",
+            dir=self.path.parent,
+            delete=False,
+            encoding="utf-8",
+            prefix=".browser-check-",
+            suffix=".json",
+        ) as scratch:
             try:
                 json.dump(kept, scratch)
                 scratch.close()
@@ -383,13 +408,21 @@ def check(
     # The browser starts with the first page that is not in the cache, and checks each deck as
     # soon as it is written, while the next is built. The site (Sphinx) builds meanwhile, in a
     # process of its own; its pages are checked once it is done.
-    site_build = subprocess.Popen(
-        [sys.executable, str(SITE_BUILD), "--out", str(out / "site"), "--notebooks", str(folder)],
-        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True) if site else None
+    site_build = (
+        subprocess.Popen(
+            [sys.executable, str(SITE_BUILD), "--out", str(out / "site"), "--notebooks", str(folder)],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        if site
+        else None
+    )
     try:
         with BrowserRun(job, timeout=TOTAL_TIMEOUT_SECONDS + 30) as run:
             result, pages, decks, built = _build_and_send(
-                run, job, notebooks, out, folder, results, kept, site_build, search, start)
+                run, job, notebooks, out, folder, results, kept, site_build, search, start
+            )
     finally:
         if site_build is not None and site_build.poll() is None:  # the decks failed: stop the site's build
             site_build.kill()
@@ -399,6 +432,7 @@ def check(
 
 def _build_and_send(run, job, notebooks, out, folder, results, kept, site_build, search, start):
     """Build the decks (and wait for the site); hand each page to ``run`` unless ``results`` kept it."""
+
     def send(path: Path, kind: str) -> None:
         found = results.get(path, kind) if results else None
         if found is None:
@@ -415,8 +449,11 @@ def _build_and_send(run, job, notebooks, out, folder, results, kept, site_build,
         if site_build.returncode != 0:
             raise RuntimeError(f"the site did not build (exit {site_build.returncode}):\n{errors[-3000:]}")
         site_index = out / "site" / "index.html"
-        others = sorted(page for page in (out / "site").glob("*.html")
-                        if page not in (site_index, out / "site" / "genindex.html"))
+        others = sorted(
+            page
+            for page in (out / "site").glob("*.html")
+            if page not in (site_index, out / "site" / "genindex.html")
+        )
         pages = [site_index, *others]
         for page in pages:  # the home page, every notebook's page, the teacher's guide, search.html
             send(page, "page")
@@ -430,8 +467,12 @@ def _build_and_send(run, job, notebooks, out, folder, results, kept, site_build,
 def _report(size, run, result, kept, results, decks, pages, site, search, out, start, built):
     """The ``Report`` of one check from the browser's ``result`` and the results ``kept`` from the cache."""
     versions = [found["browser"] for found in kept.values()]
-    report = Report(size=size, browser=result["browser"] or (versions[0] if versions else ""),
-                    process_group=run.process.pid if run.process else 0, build_seconds=built - start)
+    report = Report(
+        size=size,
+        browser=result["browser"] or (versions[0] if versions else ""),
+        process_group=run.process.pid if run.process else 0,
+        build_seconds=built - start,
+    )
 
     def found_for(path: Path, kind: str) -> dict:
         if str(path) in kept:
@@ -452,7 +493,7 @@ def _report(size, run, result, kept, results, decks, pages, site, search, out, s
         for problem in found["problems"]:
             where = "deck"
             if "h" in problem:
-                where = f"slide {problem['h']}/{problem['v']} \"{problem['label']}\""
+                where = f'slide {problem["h"]}/{problem["v"]} "{problem["label"]}"'
             report.problems.append(f"{name} {where}: {problem['kind']}: {problem['detail']}")
     if site and search is not None:
         found = result["pages"][f"{out / 'site' / 'search.html'}?q={search[0]}"]
@@ -477,20 +518,38 @@ def _report(size, run, result, kept, results, decks, pages, site, search, out, s
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("notebooks", nargs="*", type=Path,
-                        help="notebooks whose decks to check (default: all)")
-    parser.add_argument("--size", type=parse_size, default=SIZES[0],
-                        help="window WIDTHxHEIGHT (default 1280x720; also try 1024x768)")
-    parser.add_argument("--out", type=Path, help="where to build and keep the decks and site "
-                        "(default: a temporary folder in _build/, removed afterwards)")
+    parser.add_argument(
+        "notebooks", nargs="*", type=Path, help="notebooks whose decks to check (default: all)"
+    )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=SIZES[0],
+        help="window WIDTHxHEIGHT (default 1280x720; also try 1024x768)",
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        help="where to build and keep the decks and site "
+        "(default: a temporary folder in _build/, removed afterwards)",
+    )
     parser.add_argument("--screenshots", type=Path, help="save a PNG of every slide and site page here")
     parser.add_argument("--no-site", action="store_true", help="check the decks only")
-    parser.add_argument("--no-cache", action="store_true", help="open every deck and page, even "
-                        f"those that passed unchanged ({CACHE.relative_to(ROOT)})")
+    parser.add_argument(
+        "--no-cache",
+        action="store_true",
+        help=f"open every deck and page, even those that passed unchanged ({CACHE.relative_to(ROOT)})",
+    )
     args = parser.parse_args(argv)
-    report = check(args.notebooks or None, args.size, args.out,
-                   screenshots=args.screenshots, site=not args.no_site,
-                   cache=None if args.no_cache else CACHE, search=SEARCH)
+    report = check(
+        args.notebooks or None,
+        args.size,
+        args.out,
+        screenshots=args.screenshots,
+        site=not args.no_site,
+        cache=None if args.no_cache else CACHE,
+        search=SEARCH,
+    )
     for problem in report.problems:
         print(problem)
     print(report.summary())

@@ -27,11 +27,18 @@ SANS, MONO = "Course Sans", "Course Mono"
 SANS_STACK, MONO_STACK = f'"{SANS}", sans-serif', f'"{MONO}", monospace'
 # family -> (weight, style) -> file of the package's ttf/ folder. The obliques serve as italics.
 FACES = {
-    SANS: {("400", "normal"): "DejaVuSans.ttf", ("700", "normal"): "DejaVuSans-Bold.ttf",
-           ("400", "italic"): "DejaVuSans-Oblique.ttf", ("700", "italic"): "DejaVuSans-BoldOblique.ttf"},
-    MONO: {("400", "normal"): "DejaVuSansMono.ttf", ("700", "normal"): "DejaVuSansMono-Bold.ttf",
-           ("400", "italic"): "DejaVuSansMono-Oblique.ttf",
-           ("700", "italic"): "DejaVuSansMono-BoldOblique.ttf"},
+    SANS: {
+        ("400", "normal"): "DejaVuSans.ttf",
+        ("700", "normal"): "DejaVuSans-Bold.ttf",
+        ("400", "italic"): "DejaVuSans-Oblique.ttf",
+        ("700", "italic"): "DejaVuSans-BoldOblique.ttf",
+    },
+    MONO: {
+        ("400", "normal"): "DejaVuSansMono.ttf",
+        ("700", "normal"): "DejaVuSansMono-Bold.ttf",
+        ("400", "italic"): "DejaVuSansMono-Oblique.ttf",
+        ("700", "italic"): "DejaVuSansMono-BoldOblique.ttf",
+    },
 }
 # MathJax 3's HTML output draws a character its fonts lack, and an error's message, in this
 # family (its default: serif).

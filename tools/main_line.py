@@ -66,34 +66,44 @@ def learner_words(cells) -> int:
 
 def predict_prompts(cells) -> int:
     """Pause-and-predict prompts: learner cells holding a collapsed ``predict`` answer."""
-    return sum(cell.cell_type == "markdown" and not is_teacher_note(cell) and PREDICT in cell.source
-               for cell in cells)
+    return sum(
+        cell.cell_type == "markdown" and not is_teacher_note(cell) and PREDICT in cell.source
+        for cell in cells
+    )
 
 
 def checkpoint_exercises(cells) -> int:
     """Exercise cells (``….check(answer)``) before ``## Check yourself``."""
     end = heading_index(cells, "## Check yourself")
     before = cells if end is None else cells[:end]
-    return sum(cell.cell_type == "code" and re.search(r"\.check\(", cell.source) is not None
-               for cell in before)
+    return sum(
+        cell.cell_type == "code" and re.search(r"\.check\(", cell.source) is not None for cell in before
+    )
 
 
 def _printed(cell) -> str:
-    return "".join(output.get("text", "") for output in cell.get("outputs", [])
-                   if output.get("output_type") == "stream")
+    return "".join(
+        output.get("text", "") for output in cell.get("outputs", []) if output.get("output_type") == "stream"
+    )
 
 
 def _shows_something(cell) -> bool:
-    return any(output.get("output_type") in {"display_data", "execute_result"}
-               for output in cell.get("outputs", []))
+    return any(
+        output.get("output_type") in {"display_data", "execute_result"} for output in cell.get("outputs", [])
+    )
 
 
 def silent_checks(cells) -> list[int]:
     """Indices of code cells that check a claim (``assert``…) but say nothing: nothing printed
     and no result shown. (On the main line a check prints one short "✓ …" line.)"""
-    return [index for index, cell in enumerate(cells)
-            if cell.cell_type == "code" and _ASSERT.search(cell.source)
-            and not _printed(cell).strip() and not _shows_something(cell)]
+    return [
+        index
+        for index, cell in enumerate(cells)
+        if cell.cell_type == "code"
+        and _ASSERT.search(cell.source)
+        and not _printed(cell).strip()
+        and not _shows_something(cell)
+    ]
 
 
 def report(paths=None) -> list[dict]:
@@ -102,30 +112,38 @@ def report(paths=None) -> list[dict]:
     for path in paths or notebook_paths():
         notebook = nbformat.read(path, as_version=4)
         cells = main_line(notebook)
-        rows.append({
-            "notebook": path.name[:2],
-            "going_deeper": heading_index(notebook.cells, GOING_DEEPER) is not None,
-            "words": learner_words(cells),
-            "all_words": learner_words(notebook.cells),
-            "predict": predict_prompts(cells),
-            "checkpoints": checkpoint_exercises(cells),
-            "silent": silent_checks(cells),
-        })
+        rows.append(
+            {
+                "notebook": path.name[:2],
+                "going_deeper": heading_index(notebook.cells, GOING_DEEPER) is not None,
+                "words": learner_words(cells),
+                "all_words": learner_words(notebook.cells),
+                "predict": predict_prompts(cells),
+                "checkpoints": checkpoint_exercises(cells),
+                "silent": silent_checks(cells),
+            }
+        )
     return rows
 
 
 def main(argv: list[str] | None = None) -> int:
     rows = report([Path(arg) for arg in (argv or [])] or None)
-    print(f"{'nb':<3} {'main-line words':>15} {'all words':>10} {'predict':>8} {'checkpoints':>12}  "
-          "silent check cells")
+    print(
+        f"{'nb':<3} {'main-line words':>15} {'all words':>10} {'predict':>8} {'checkpoints':>12}  "
+        "silent check cells"
+    )
     for row in rows:
-        print(f"{row['notebook']:<3} {row['words']:>15} {row['all_words']:>10} {row['predict']:>8} "
-              f"{row['checkpoints']:>12}  {row['silent'] or ''}"
-              + ("" if row["going_deeper"] else "   (no Going deeper part)"))
+        print(
+            f"{row['notebook']:<3} {row['words']:>15} {row['all_words']:>10} {row['predict']:>8} "
+            f"{row['checkpoints']:>12}  {row['silent'] or ''}"
+            + ("" if row["going_deeper"] else "   (no Going deeper part)")
+        )
     core = {row["notebook"]: row["words"] for row in rows}
     if all(f"{n:02d}" in core for n in range(6)):
-        print(f"main line 00–03: {sum(core[f'{n:02d}'] for n in range(4))} words; "
-              f"00–05: {sum(core[f'{n:02d}'] for n in range(6))} words")
+        print(
+            f"main line 00–03: {sum(core[f'{n:02d}'] for n in range(4))} words; "
+            f"00–05: {sum(core[f'{n:02d}'] for n in range(6))} words"
+        )
     return 0
 
 

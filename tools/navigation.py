@@ -231,8 +231,10 @@ def _with_contents(
     first, last = where[0], where[-1]
     old = body[first : last + 1]
     sources = contents_cells(entries)
-    if len(where) != last - first + 1 or [cell.source for cell in old] != sources or any(
-        cell.get("metadata", {}) != CONTENTS_CONTINUED_METADATA for cell in old[1:]
+    if (
+        len(where) != last - first + 1
+        or [cell.source for cell in old] != sources
+        or any(cell.get("metadata", {}) != CONTENTS_CONTINUED_METADATA for cell in old[1:])
     ):
         stale.append("contents list is stale")
     old[0].source = sources[0]  # the first cell keeps its place on the slide of its heading
@@ -342,8 +344,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--notebooks", type=Path, default=NOTEBOOKS, help="folder of the course's notebooks")
     parser.add_argument("--readme", type=Path, default=README, help="README whose contents list to update")
     parser.add_argument("--no-readme", action="store_true", help="leave the README alone")
-    parser.add_argument("--set-summary", nargs=2, metavar=("NOTEBOOK", "TEXT"),
-                        help="store the one-line summary of NOTEBOOK in its metadata, then update")
+    parser.add_argument(
+        "--set-summary",
+        nargs=2,
+        metavar=("NOTEBOOK", "TEXT"),
+        help="store the one-line summary of NOTEBOOK in its metadata, then update",
+    )
     args = parser.parse_args(argv)
     if args.set_summary:
         set_summary(Path(args.set_summary[0]), args.set_summary[1])

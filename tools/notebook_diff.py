@@ -48,8 +48,11 @@ def output_text(output: dict) -> str:
     if output.get("output_type") == "error":
         return f"{output.get('ename')}: {output.get('evalue')}"
     data = output.get("data", {})
-    lines = [image_line(mime, value) for mime, value in data.items() if mime.startswith("image/")
-             and not mime.endswith("svg+xml")]
+    lines = [
+        image_line(mime, value)
+        for mime, value in data.items()
+        if mime.startswith("image/") and not mime.endswith("svg+xml")
+    ]
     lines += [image_line(m[1], m[2]) for m in _DATA_URI.finditer("".join(data.get("text/html", "")))]
     return "\n".join(lines + ["".join(data.get("text/plain", ""))]).strip("\n")
 
@@ -63,8 +66,12 @@ def as_text(notebook: nbformat.NotebookNode) -> str:
             text = "\n".join(output_text(output) for output in cell.outputs)
             cells.append(new_raw_cell(text, metadata={"outputs": True}))
     shown = nbformat.v4.new_notebook(cells=cells, metadata=notebook.metadata)
-    fmt = {"extension": ".py", "format_name": "percent", "notebook_metadata_filter": "-all",
-           "cell_metadata_filter": "-all"}
+    fmt = {
+        "extension": ".py",
+        "format_name": "percent",
+        "notebook_metadata_filter": "-all",
+        "cell_metadata_filter": "-all",
+    }
     return jupytext.writes(shown, fmt=fmt)
 
 

@@ -44,9 +44,9 @@ from pe_utils.training import (  # noqa: E402
     with_start_token,
 )
 
-V, d, n, k = SIZES                        # notebook 10's task, as in notebook 13
-START = V                                 # the start token of section 1
-SEEDS = range(105)                        # the notebook's 0–4 and 100 more
+V, d, n, k = SIZES  # notebook 10's task, as in notebook 13
+START = V  # the start token of section 1
+SEEDS = range(105)  # the notebook's 0–4 and 100 more
 
 
 def test_sets(start: bool) -> dict[int, tuple[np.ndarray, np.ndarray]]:
@@ -94,8 +94,12 @@ def section_1() -> None:
         accuracy = np.array([look_back_accuracy(head, *test) for test in tests.values()])
         gaps.append(np.abs(accuracy - counting).max())
         best = max(best, accuracy.max())
-        weights.append(max((np.arange(2, m + 1) * head_output(head, tokens)[:, 1:, START]).max()
-                           for m, (tokens, _) in tests.items()))
+        weights.append(
+            max(
+                (np.arange(2, m + 1) * head_output(head, tokens)[:, 1:, START]).max()
+                for m, (tokens, _) in tests.items()
+            )
+        )
         for tokens, targets in tests.values():
             has = targets >= 0
             same = look_back_predictions(head, tokens)[has] == look_back_predictions(uniform, tokens)[has]
@@ -107,17 +111,22 @@ def section_1() -> None:
         rule += bool(np.all(np.argmin(rows, axis=1) == START) and np.all(own < others))
         odd = head_output(head, alternating)[0, 1::2]
         periodic += bool(np.allclose(odd, odd[0], atol=1e-12))
-    more = slice(5, None)                 # the seeds beyond the notebook's (none in a five-seed run)
-    show("largest gap to uniform attention, seeds 5–104 (points)",
-         round(100 * max(gaps[more], default=np.nan), 2))
+    more = slice(5, None)  # the seeds beyond the notebook's (none in a five-seed run)
+    show(
+        "largest gap to uniform attention, seeds 5–104 (points)",
+        round(100 * max(gaps[more], default=np.nan), 2),
+    )
     show("largest gap, seeds 0–104, under 4 points", max(gaps) < 0.04)
     show("every accuracy under 50 %, seeds 0–104", best < 0.5)
-    show("largest (p+1)·o_p[<s>] at p ≥ 1, seeds 5–104 (%)",
-         round(100 * max(weights[more], default=np.nan), 2))
+    show(
+        "largest (p+1)·o_p[<s>] at p ≥ 1, seeds 5–104 (%)", round(100 * max(weights[more], default=np.nan), 2)
+    )
     show("under 5 % in every seed 0–104", max(weights) < 0.05)
     show("<s> scores lowest and the own token below the others' mean, seeds of 105", rule)
-    show("same prediction as uniform attention, % of targets, mean (min–max) over seeds and lengths",
-         mean_range(agreement, percent=True))
+    show(
+        "same prediction as uniform attention, % of targets, mean (min–max) over seeds and lengths",
+        mean_range(agreement, percent=True),
+    )
     show("o_1 = o_3 = … on 3, 5, 3, 5, …, seeds of 105", periodic)
 
 
@@ -139,7 +148,7 @@ def section_2() -> None:
             if name == "independent":
                 se_ratio.append(abs(se.mean() / np.sqrt(d_head / N) - 1))
                 pooled_sum, pooled_sq = pooled_sum + sample.sum(0), pooled_sq + (sample**2).sum(0)
-        if s % 5 == 4:                    # the notebook's pooled check, seeds in groups of five
+        if s % 5 == 4:  # the notebook's pooled check, seeds in groups of five
             count = 5 * N
             mean = pooled_sum / count
             se = np.sqrt((pooled_sq - count * mean**2) / (count - 1) / count)
@@ -162,7 +171,7 @@ def section_3_and_4() -> None:
         for p in proportions:
             head = rope_head(p, s)
             accuracy[p].append([look_back_accuracy(head, *plain[m]) for m in TEST_LENGTHS])
-            score = offset_terms(head, np.arange(2 * n)).sum(-1)   # the mean score, offsets 0 … 31
+            score = offset_terms(head, np.arange(2 * n)).sum(-1)  # the mean score, offsets 0 … 31
             peaks.append(int(np.argmax(score[:n])))
             if p == 0.25:
                 ratio_025.append(score[21] / score[k])
@@ -171,38 +180,58 @@ def section_3_and_4() -> None:
                 ok = True
                 for name in ("W_q", "W_k"):
                     after, before = pair_shares(getattr(head, name)), pair_shares(getattr(start, name))
-                    ok &= bool(after[0] > 0.3 and after[0] > before[0] and after[:3].sum() > 0.6
-                               and after[3:].sum() < before[3:].sum())
+                    ok &= bool(
+                        after[0] > 0.3
+                        and after[0] > before[0]
+                        and after[:3].sum() > 0.6
+                        and after[3:].sum() < before[3:].sum()
+                    )
                     rows = head.embeddings @ getattr(head, name)
                     norm_rule += int(np.argmax(np.hypot(rows[:, 0::2], rows[:, 1::2]).mean(0)) == 0)
                 share_rules += ok
     accuracy = {p: np.array(values) for p, values in accuracy.items()}
     rope = accuracy[1.0]
-    show("§3: pair 0 > 0.3 and above its start, pairs 0–2 > 0.6, slow pairs lose (seeds of 105)",
-         share_rules)
+    show("§3: pair 0 > 0.3 and above its start, pairs 0–2 > 0.6, slow pairs lose (seeds of 105)", share_rules)
     show("§3: largest mean norm on pair 0, W_q and W_k (heads of 210)", norm_rule)
     groups = [list(range(g, g + 5)) for g in range(0, len(SEEDS), 5)]
-    held = sum(bool(all(np.all(accuracy[p][g, 0] >= 0.98) for p in (0.25, 0.75, 1.0))
-                    and np.all(np.abs(accuracy[0.75][g] - rope[g]) < 0.01)
-                    and accuracy[0.25][g, 1].mean() < rope[g, 1].mean() - 0.02) for g in groups)
+    held = sum(
+        bool(
+            all(np.all(accuracy[p][g, 0] >= 0.98) for p in (0.25, 0.75, 1.0))
+            and np.all(np.abs(accuracy[0.75][g] - rope[g]) < 0.01)
+            and accuracy[0.25][g, 1].mean() < rope[g, 1].mean() - 0.02
+        )
+        for g in groups
+    )
     show(f"§4: the notebook's three accuracy asserts hold (groups of {len(groups)})", held)
     show("§4: p = 0.25 below RoPE at 2×, single seeds of 105", int(np.sum(accuracy[0.25][:, 1] < rope[:, 1])))
-    show("§4: groups where all five seeds of p = 0.25 are below RoPE at 2×",
-         sum(bool(np.all(accuracy[0.25][g, 1] < rope[g, 1])) for g in groups))
+    show(
+        "§4: groups where all five seeds of p = 0.25 are below RoPE at 2×",
+        sum(bool(np.all(accuracy[0.25][g, 1] < rope[g, 1])) for g in groups),
+    )
     at_4 = [100 * (accuracy[0.25][g, 2].mean() - rope[g, 2].mean()) for g in groups]
-    show("§4: 4×, group means of p = 0.25 below / above RoPE",
-         f"{sum(x < 0 for x in at_4)} / {sum(x > 0 for x in at_4)}, "
-         f"from {min(at_4):+.1f} to {max(at_4):+.1f} points")
+    show(
+        "§4: 4×, group means of p = 0.25 below / above RoPE",
+        f"{sum(x < 0 for x in at_4)} / {sum(x > 0 for x in at_4)}, "
+        f"from {min(at_4):+.1f} to {max(at_4):+.1f} points",
+    )
     show("§4: p = 0.25, score at offset 21 / at offset 2, smallest of 105", round(min(ratio_025), 3))
-    show(f"§4: offset score over j < {n} peaks at j = k (heads of {len(peaks)})",
-         sum(peak == k for peak in peaks))
+    show(
+        f"§4: offset score over j < {n} peaks at j = k (heads of {len(peaks)})",
+        sum(peak == k for peak in peaks),
+    )
     difference = 100 * (accuracy[0.375] - rope)
-    show("§4: p = 0.375 (pairs 0–2) minus RoPE, mean over 105 seeds at n, 2n, 4n (points)",
-         np.round(difference.mean(0), 2).tolist())
-    show("§4: p = 0.375 minus RoPE, largest |difference| of one seed (points)",
-         np.round(np.abs(difference).max(0), 1).tolist())
-    show("§4: p = 0.25 minus RoPE, mean over 105 seeds (points)",
-         np.round(100 * (accuracy[0.25] - rope).mean(0), 1).tolist())
+    show(
+        "§4: p = 0.375 (pairs 0–2) minus RoPE, mean over 105 seeds at n, 2n, 4n (points)",
+        np.round(difference.mean(0), 2).tolist(),
+    )
+    show(
+        "§4: p = 0.375 minus RoPE, largest |difference| of one seed (points)",
+        np.round(np.abs(difference).max(0), 1).tolist(),
+    )
+    show(
+        "§4: p = 0.25 minus RoPE, mean over 105 seeds (points)",
+        np.round(100 * (accuracy[0.25] - rope).mean(0), 1).tolist(),
+    )
 
 
 def top_two(model: LookBackHead, test: tuple[np.ndarray, np.ndarray]) -> np.ndarray:
@@ -220,10 +249,13 @@ def nudges() -> None:
             vocab = V if variant == "rope" else V + 1
             start = init_head(variant, vocab, d, seed=s, rope_proportion=p)
             noise = 1 + 1e-12 * np.random.default_rng(5).normal(size=start.W_q.shape)
-            nudged_start = LookBackHead(variant, start.embeddings, start.W_q * noise, start.W_k,
-                                        rope_proportion=p)
-            trained, nudged = (rope_head(p, s, start_) if variant == "rope" else nope_head(s, start_)
-                               for start_ in (None, nudged_start))
+            nudged_start = LookBackHead(
+                variant, start.embeddings, start.W_q * noise, start.W_k, rope_proportion=p
+            )
+            trained, nudged = (
+                rope_head(p, s, start_) if variant == "rope" else nope_head(s, start_)
+                for start_ in (None, nudged_start)
+            )
             for test in test_sets_.values():
                 moved = max(moved, np.abs(top_two(nudged, test) - top_two(trained, test)).max())
                 closest = min(closest, np.diff(top_two(trained, test), axis=-1).min())
@@ -244,8 +276,9 @@ def section_5() -> None:
         for length in (size * 1000, size * 1024):
             for last, label in ((length, "m ≤ L"), (length - 1, "m < L")):
                 holds = int(first_negative_offset(128, base, max_offset=last)) > last
-                verdicts.append(f"{'k·1000' if length % 1000 == 0 else 'k·1024'}, {label}: "
-                                f"{'yes' if holds else 'no'}")
+                verdicts.append(
+                    f"{'k·1000' if length % 1000 == 0 else 'k·1024'}, {label}: {'yes' if holds else 'no'}"
+                )
         print(f"  {size:>5}k {base:8.1e} {found[size]:17.1e}   " + "; ".join(verdicts))
     show("L = 10⁶ instead of 1,024,000", f"{smallest_base(10**6, 128, grid):.1e}")
     show("CPU seconds of the 16k–1M grid scan", round(seconds, 1))
@@ -256,8 +289,11 @@ SECTIONS = {"1": section_1, "2": section_2, "3": section_3_and_4, "4": nudges, "
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sections", default="12345",
-                        help="which to run: 1 (§1), 2 (§2), 3 (§3 and §4), 4 (§4's nudge), 5 (§5)")
+    parser.add_argument(
+        "--sections",
+        default="12345",
+        help="which to run: 1 (§1), 2 (§2), 3 (§3 and §4), 4 (§4's nudge), 5 (§5)",
+    )
     chosen = parser.parse_args().sections
     unknown = sorted(set(chosen) - set(SECTIONS))
     if not chosen or unknown:

@@ -82,17 +82,20 @@ def text_output(cell: nbformat.NotebookNode) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("notebook", type=Path)
-    parser.add_argument("--seeds", type=int, default=DEFAULT_SEEDS,
-                        help=f"run seeds 0 … N − 1 (default {DEFAULT_SEEDS})")
-    parser.add_argument("--tail", type=int, default=3,
-                        help="lines of each cell's output to show (default 3)")
+    parser.add_argument(
+        "--seeds", type=int, default=DEFAULT_SEEDS, help=f"run seeds 0 … N − 1 (default {DEFAULT_SEEDS})"
+    )
+    parser.add_argument("--tail", type=int, default=3, help="lines of each cell's output to show (default 3)")
     args = parser.parse_args(argv)
     if args.seeds < 1:
         parser.error("--seeds must be at least 1")
     path = args.notebook.resolve()
     run, origin = sweep_notebook(path, args.seeds)
     client = NotebookClient(
-        run, timeout=CELL_TIMEOUT_SECONDS, kernel_name="python3", record_timing=False,
+        run,
+        timeout=CELL_TIMEOUT_SECONDS,
+        kernel_name="python3",
+        record_timing=False,
         resources={"metadata": {"path": str(path.parent)}},
         shutdown_kernel="immediate",  # as tools/run_notebooks.py, and for the same reason
     )
@@ -100,18 +103,23 @@ def main(argv: list[str] | None = None) -> int:
     try:
         client.execute()
     except CellExecutionError as error:
-        failed = [index for index, cell in zip(origin, run.cells, strict=True)
-                  if any(output.output_type == "error" for output in cell.get("outputs", []))]
+        failed = [
+            index
+            for index, cell in zip(origin, run.cells, strict=True)
+            if any(output.output_type == "error" for output in cell.get("outputs", []))
+        ]
         where = f"cell [{failed[0]}]" if failed else "a cell"
         print(f"{path.name}: {where} failed with seeds 0 … {args.seeds - 1}:\n{error}")
         return 1
-    print(f"{path.name}: cells {', '.join(f'[{index}]' for index in origin[1:])} with seeds "
-          f"0 … {args.seeds - 1} ({time.perf_counter() - start:.0f} s): every assert held")
+    print(
+        f"{path.name}: cells {', '.join(f'[{index}]' for index in origin[1:])} with seeds "
+        f"0 … {args.seeds - 1} ({time.perf_counter() - start:.0f} s): every assert held"
+    )
     for index, cell in zip(origin[1:], run.cells[1:], strict=True):
         lines = text_output(cell).rstrip("\n").splitlines()
         if lines and args.tail > 0:
             print(f"[{index}], last {min(args.tail, len(lines))} lines of its output:")
-            print("\n".join(lines[-args.tail:]))
+            print("\n".join(lines[-args.tail :]))
     return 0
 
 

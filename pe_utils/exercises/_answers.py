@@ -29,8 +29,13 @@ _REPR.maxlist = _REPR.maxtuple = 6
 def short_repr(value: Any, limit: int = 60) -> str:
     """``repr`` cut to ``limit`` characters; never raises (a learner's ``__repr__`` may)."""
     try:
-        text = " ".join((np.array2string(value, threshold=8, edgeitems=2, precision=6)
-                         if isinstance(value, np.ndarray) else _REPR.repr(value)).split())
+        text = " ".join(
+            (
+                np.array2string(value, threshold=8, edgeitems=2, precision=6)
+                if isinstance(value, np.ndarray)
+                else _REPR.repr(value)
+            ).split()
+        )
     except Exception:
         return f"<{type(value).__name__} object>"
     return text if len(text) <= limit else text[: limit - 1] + "…"
@@ -96,8 +101,9 @@ def describe(value: Any) -> tuple[str, str]:
     if value is Ellipsis:
         return "... (the placeholder)", "replace it with your value"
     if isinstance(value, bool | np.bool_):
-        return f"the boolean {bool(value)}", ("a comparison gives True or False; give the number itself "
-                                              "(1 or 0 if you meant those)")
+        return f"the boolean {bool(value)}", (
+            "a comparison gives True or False; give the number itself (1 or 0 if you meant those)"
+        )
     if isinstance(value, str):
         return f"text {short_repr(value)}", _text_advice(value)
     if isinstance(value, bytes):
@@ -106,15 +112,19 @@ def describe(value: Any) -> tuple[str, str]:
         return f"the complex number {short_repr(value)}", (
             "its imaginary part is 0: take .real, or find where the complex number comes from"
             if complex(value).imag == 0
-            else "the answer is a real number; find where the imaginary part comes from")
+            else "the answer is a real number; find where the imaginary part comes from"
+        )
     if isinstance(value, Mapping):
-        return f"a {name} with {len(value)} entr{'y' if len(value) == 1 else 'ies'}", \
-            "give the number(s) themselves"
+        return (
+            f"a {name} with {len(value)} entr{'y' if len(value) == 1 else 'ies'}",
+            "give the number(s) themselves",
+        )
     if isinstance(value, AbstractSet):
         return "a set", "a set has no order and drops repeats; use a list or an array"
     if isinstance(value, types.GeneratorType | Iterator):
-        return "a generator" if isinstance(value, types.GeneratorType) else "an iterator", \
-            "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
+        return "a generator" if isinstance(
+            value, types.GeneratorType
+        ) else "an iterator", "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
     if isinstance(value, types.ModuleType):
         return f"the module {value.__name__}", "give a value, not a module"
     if isinstance(value, type):
@@ -134,9 +144,12 @@ def describe(value: Any) -> tuple[str, str]:
 
 
 #: Arrays of what is not a real number, by dtype kind: (what they hold, what to do instead).
-_NOT_REAL = {"b": ("of booleans", "give numbers (astype(int) if you meant 0s and 1s)"),
-             "c": ("of complex numbers", "take .real if every imaginary part is 0"),
-             "U": ("of text", "give numbers, not text"), "S": ("of text", "give numbers, not text")}
+_NOT_REAL = {
+    "b": ("of booleans", "give numbers (astype(int) if you meant 0s and 1s)"),
+    "c": ("of complex numbers", "take .real if every imaginary part is 0"),
+    "U": ("of text", "give numbers, not text"),
+    "S": ("of text", "give numbers, not text"),
+}
 
 
 def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | Refusal:
@@ -144,13 +157,19 @@ def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | R
     entry becomes the decimal it prints as (35.3, not 35.29999923…), the digits the learner sees."""
     if depth > 32:
         return Refusal("a list nested too deeply", "give a flat list or a NumPy array", where)
-    if isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating) \
-            or isinstance(value, np.generic) and value.dtype.kind not in "iuf":
+    if (
+        isinstance(value, bool | np.bool_ | str | bytes | complex | np.complexfloating)
+        or isinstance(value, np.generic)
+        and value.dtype.kind not in "iuf"
+    ):
         return Refusal(*describe(value), where=where)
     if isinstance(value, np.ma.MaskedArray):
         if masked := int(np.ma.count_masked(value)):
-            return Refusal(f"a masked array with {masked} masked entr{'y' if masked == 1 else 'ies'}",
-                           "give a plain array with every entry filled in", where)
+            return Refusal(
+                f"a masked array with {masked} masked entr{'y' if masked == 1 else 'ies'}",
+                "give a plain array with every entry filled in",
+                where,
+            )
         value = np.ma.getdata(value)
     if isinstance(value, numbers.Real | decimal.Decimal) and not isinstance(value, np.generic):
         try:
@@ -172,8 +191,11 @@ def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | R
     if array.dtype.kind == "O" and array.shape:
         return _sequence(list(array), where, depth, room)
     if array.dtype.kind == "O":
-        return _read(array.item(), where, depth + 1, room) if value is array \
+        return (
+            _read(array.item(), where, depth + 1, room)
+            if value is array
             else Refusal(*describe(value), where=where)
+        )
     if array.dtype.kind not in "iuf":
         holds, advice = _NOT_REAL.get(array.dtype.kind, (f"of dtype {array.dtype}", "give plain numbers"))
         return Refusal(f"an array of shape {array.shape} {holds}", advice, where)
@@ -193,10 +215,12 @@ def _sequence(sequence: list | tuple | range, where: str, depth: int, room: list
             return items[-1]
     for index, item in enumerate(items):
         if item.shape != items[0].shape:
-            return Refusal(f"a ragged {type(sequence).__name__}: item {where}[0] is "
-                           f"{shape_words(items[0].shape)} but item {where}[{index}] is "
-                           f"{shape_words(item.shape)}",
-                           "every row must have the same length")
+            return Refusal(
+                f"a ragged {type(sequence).__name__}: item {where}[0] is "
+                f"{shape_words(items[0].shape)} but item {where}[{index}] is "
+                f"{shape_words(item.shape)}",
+                "every row must have the same length",
+            )
     return np.stack(items) if items else np.zeros((0,))
 
 
@@ -205,18 +229,22 @@ def read_real(value: Any, budget: int) -> np.ndarray | Refusal:
     try:
         return _read(value, "", 0, [budget])
     except Exception as error:  # a list that contains itself, an object whose __len__, __array__, … fails
-        return Refusal(f"an object of type {type(value).__name__} that cannot be read "
-                       f"({type(error).__name__})",
-                       "give a number, a list of numbers or a NumPy array")
+        return Refusal(
+            f"an object of type {type(value).__name__} that cannot be read ({type(error).__name__})",
+            "give a number, a list of numbers or a NumPy array",
+        )
 
 
 def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
     """``answer`` as the kind of ``target`` (a word, True/False or a float array), or a ``Refusal``."""
     if isinstance(target, str):
-        return answer if isinstance(answer, str) else Refusal(
-            f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")  \
-            if isinstance(answer, bool | np.bool_ | int | float | np.number) \
+        return (
+            answer
+            if isinstance(answer, str)
+            else Refusal(f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")
+            if isinstance(answer, bool | np.bool_ | int | float | np.number)
             else Refusal(describe(answer)[0], "write the word itself between quotes, e.g. 'word'")
+        )
     if isinstance(target, bool):
         if isinstance(answer, bool | np.bool_):
             return bool(answer)
@@ -227,8 +255,9 @@ def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
     if isinstance(answer, str) and target.shape == ():
         inside = answer.strip().strip("[]()").strip()
         if len(numbers_written_in(answer)) >= 2:
-            return Refusal(f"text {short_repr(answer)}",
-                           "the answer is a single number: write it without quotes")
+            return Refusal(
+                f"text {short_repr(answer)}", "the answer is a single number: write it without quotes"
+            )
         if inside != answer.strip() and len(numbers_written_in(inside)) == 1:
             return Refusal(f"text {short_repr(answer)}", f"write {inside}, without quotes or brackets")
     return read_real(answer, budget)

@@ -24,6 +24,7 @@ __all__ = [
     "sum_over_tokens",
 ]
 
+
 class _OrderExercise(Exercise):
     """An order array of 5 rows: one that repeats a row 0 … 4 is named as no permutation."""
 
@@ -155,8 +156,10 @@ def _canonical_rows(rows: list[int]) -> np.ndarray:
 def _outputs_follow_words_reference() -> np.ndarray:
     # Computed, not typed: for each row r of Y_c, the first row of Y_a that equals it.
     Y_a, Y_c = _sentence_outputs()
-    found = [next(s for s in range(len(Y_a)) if np.allclose(Y_c[r], Y_a[s], rtol=0, atol=1e-12))
-             for r in range(len(Y_c))]
+    found = [
+        next(s for s in range(len(Y_a)) if np.allclose(Y_c[r], Y_a[s], rtol=0, atol=1e-12))
+        for r in range(len(Y_c))
+    ]
     return np.array(found, dtype=np.int64)
 
 
@@ -166,8 +169,10 @@ def _inverse_answers() -> list[np.ndarray]:
     Rows 0 and 2 of Y_c (the two copies of "the") are equal, so either may stand for them.
     """
     Y_a, Y_c = _sentence_outputs()
-    choices = [[s for s in range(len(Y_c)) if np.allclose(Y_c[s], Y_a[t], rtol=0, atol=1e-12)]
-               for t in range(len(Y_a))]
+    choices = [
+        [s for s in range(len(Y_c)) if np.allclose(Y_c[s], Y_a[t], rtol=0, atol=1e-12)]
+        for t in range(len(Y_a))
+    ]
     variants = [[]]
     for options in choices:
         variants = [v + [s] for v in variants for s in options]
@@ -202,11 +207,11 @@ class _RowsExercise(Exercise):
                         "row 0, the last is row 4.",
                     )
             bad = [r for r in range(n) if not valid[r]]
-            named = "; ".join(f"entry {r}: {as_typed(float(read[r]), short=True)} is not a row 0 … {n - 1}"
-                              for r in bad)
+            named = "; ".join(
+                f"entry {r}: {as_typed(float(read[r]), short=True)} is not a row 0 … {n - 1}" for r in bad
+            )
             reference = _outputs_follow_words_reference()
-            wrong = [r for r in range(n) if valid[r]
-                     and _canonical_rows([int(read[r])])[0] != reference[r]]
+            wrong = [r for r in range(n) if valid[r] and _canonical_rows([int(read[r])])[0] != reference[r]]
             if not wrong:
                 rest = "The other entries are right."
             else:
@@ -311,6 +316,7 @@ pooled_output = Exercise(
     ],
 )
 
+
 class _WordExercise(Exercise):
     """A word answer that may say "permutation invariant" (or "permutation-equivariant") in full."""
 
@@ -318,8 +324,8 @@ class _WordExercise(Exercise):
         if isinstance(answer, str):
             words = answer.strip().strip("'\"").strip().lower()
             for prefix in ("permutation-", "permutation "):
-                if words.startswith(prefix) and words[len(prefix):].strip():
-                    return super()._check(words[len(prefix):].strip())
+                if words.startswith(prefix) and words[len(prefix) :].strip():
+                    return super()._check(words[len(prefix) :].strip())
         return super()._check(answer)
 
 
@@ -385,9 +391,7 @@ def _other_position_lists(covered: list[tuple[np.ndarray, str]]) -> list[tuple[n
         parts = []
         missing, extra = sorted(right - chosen), sorted(chosen - right)
         if missing:
-            parts.append(
-                "Unchanged too: " + "; ".join(_why_position(r) for r in missing) + "."
-            )
+            parts.append("Unchanged too: " + "; ".join(_why_position(r) for r in missing) + ".")
         if extra:
             parts.append(
                 "Changed: " + "; ".join(f"{_why_position(r)}, so its output changes" for r in extra) + "."
@@ -399,8 +403,7 @@ def _other_position_lists(covered: list[tuple[np.ndarray, str]]) -> list[tuple[n
 _CAUSAL_MISTAKES: list[tuple[np.ndarray, str]] = [
     (
         np.array([3, 4]),
-        "Position 0 keeps its token, and with a mask it sees only itself: its output does "
-        "not change either.",
+        "Position 0 keeps its token, and with a mask it sees only itself: its output does not change either.",
     ),
     (
         np.array([0, 1, 2, 3, 4]),
@@ -410,8 +413,7 @@ _CAUSAL_MISTAKES: list[tuple[np.ndarray, str]] = [
     ),
     (
         np.array([1, 2]),
-        "Those are the positions whose tokens moved. The question asks where the output "
-        "stays the same.",
+        "Those are the positions whose tokens moved. The question asks where the output stays the same.",
     ),
     (
         np.array([0]),
@@ -460,8 +462,7 @@ class _PositionsExercise(Exercise):
             if all(isinstance(x, (bool, np.bool_)) for x in answer):
                 return True
         # A list of n entries, all 0 or 1, repeats a position anyway: read it as a mask.
-        return (isinstance(read, np.ndarray) and read.shape == (n,)
-                and bool(np.all((read == 0) | (read == 1))))
+        return isinstance(read, np.ndarray) and read.shape == (n,) and bool(np.all((read == 0) | (read == 1)))
 
     def _check(self, answer: object) -> CheckResult:
         read = read_real(answer, budget=10_000)

@@ -105,9 +105,14 @@ def _angle_reference(s: object, c: object) -> np.ndarray:
 # Angles with all their digits, so that a function that rounds its result fails, and θ = 0.
 # Scalars first, the array last. (No point a hair below the x axis: there np.mod(θ, 2π) rounds
 # up to exactly 2π, a floating-point corner this exercise is not about.)
-_ANGLES = (0.0, 0.5772156649, 2.7182818285, 3.6055512755, 5.4365636569,
-           np.array([0.3183098862, 1.9318516526, 2.8284271247, 4.0824829046, 4.9348022005,
-                     6.0827625303]))
+_ANGLES = (
+    0.0,
+    0.5772156649,
+    2.7182818285,
+    3.6055512755,
+    5.4365636569,
+    np.array([0.3183098862, 1.9318516526, 2.8284271247, 4.0824829046, 4.9348022005, 6.0827625303]),
+)
 _ANGLE_CASES = [
     *((np.sin(theta), np.cos(theta)) for theta in _ANGLES[:-1]),
     (np.sin(_ANGLES[-1]), np.cos(_ANGLES[-1])),
@@ -235,13 +240,11 @@ position_on_circle = Exercise(
         ),
         (
             5 * np.pi / 4,
-            "5π/4 ≈ 3.927 is the angle in radians. The position is the angle divided by one step, "
-            "ω = 2π/16.",
+            "5π/4 ≈ 3.927 is the angle in radians. The position is the angle divided by one step, ω = 2π/16.",
         ),
         (
             225,
-            "225 is the angle in degrees. The position is the angle divided by one step, "
-            "360°/16 = 22.5°.",
+            "225 is the angle in degrees. The position is the angle divided by one step, 360°/16 = 22.5°.",
         ),
         (
             -3 * np.pi / 4,

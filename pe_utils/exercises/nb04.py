@@ -268,8 +268,7 @@ block_angle = Exercise(
         ),
         (
             -_angle(ANGLE_K, ANGLE_PAIR, ANGLE_D),
-            "Mind the sign: with k = 7 the shift is forward, and the block R(θ) of T_k "
-            "turns by θ = +k ω_i.",
+            "Mind the sign: with k = 7 the shift is forward, and the block R(θ) of T_k turns by θ = +k ω_i.",
         ),
     ],
     decimals=4,

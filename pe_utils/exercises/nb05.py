@@ -38,8 +38,7 @@ same_offset = Exercise(
     expected=lambda: _profile(43 - 50, SAME_OFFSET_D, 10000.0),
     decimals=4,
     hint=(
-        "The dot product depends on q − p alone. What is q − p here, and how does cos treat a "
-        "negative angle?"
+        "The dot product depends on q − p alone. What is q − p here, and how does cos treat a negative angle?"
     ),
     solution=(
         "# q − p = 43 − 50 = −7, and f(−7) = f(7) because cosine is even:\n"
@@ -49,18 +48,15 @@ same_offset = Exercise(
     mistakes=[
         (
             lambda: -_profile(7, SAME_OFFSET_D, 10000.0),
-            "The offset is −7, but cos(−x) = cos(x): f(−7) = f(7), with the same sign as "
-            "PE(3)·PE(10).",
+            "The offset is −7, but cos(−x) = cos(x): f(−7) = f(7), with the same sign as PE(3)·PE(10).",
         ),
         (
             lambda: _profile(50 + 43, SAME_OFFSET_D, 10000.0),
-            "That is f(93), with the sum of the positions. The identity uses their difference, "
-            "q − p.",
+            "That is f(93), with the sum of the positions. The identity uses their difference, q − p.",
         ),
         (
             float(SAME_OFFSET_D) / 2,
-            "That is f(0) = d/2, the dot product of an encoding with itself. Here the positions "
-            "are 7 apart.",
+            "That is f(0) = d/2, the dot product of an encoding with itself. Here the positions are 7 apart.",
         ),
         (
             lambda: _profile(50, SAME_OFFSET_D, 10000.0),
@@ -75,7 +71,7 @@ same_offset = Exercise(
 OFFSET_D = 16
 OFFSET_TRUE = 17
 OFFSET_MAX = 40
-OFFSET_DOT = round(_profile(OFFSET_TRUE, OFFSET_D, 10000.0), 4)   # 5.0548, as the question gives it
+OFFSET_DOT = round(_profile(OFFSET_TRUE, OFFSET_D, 10000.0), 4)  # 5.0548, as the question gives it
 
 
 def _offset_from_dot() -> int:
@@ -190,8 +186,7 @@ squared_distance = FunctionExercise(
     mistakes=[
         (
             _dot_product_only,
-            "That is the dot product f(k) = PE(p)·PE(p+k). The squared distance is "
-            "‖a‖² + ‖b‖² − 2 a·b.",
+            "That is the dot product f(k) = PE(p)·PE(p+k). The squared distance is ‖a‖² + ‖b‖² − 2 a·b.",
         ),
         (
             _distance_not_squared,

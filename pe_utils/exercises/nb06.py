@@ -144,9 +144,19 @@ changed_tokens = Exercise(
 # --- 4. checkpoint of section 1: what moved that should have stayed -------------
 
 # Other ways to say "the encodings", accepted as that word.
-ENCODING_SYNONYMS = ("encoding", "the encodings", "the encoding", "pe", "pe(p)", "positions",
-                     "the positions", "positional encodings", "positional encoding", "position",
-                     "encodings")
+ENCODING_SYNONYMS = (
+    "encoding",
+    "the encodings",
+    "the encoding",
+    "pe",
+    "pe(p)",
+    "positions",
+    "the positions",
+    "positional encodings",
+    "positional encoding",
+    "position",
+    "encodings",
+)
 
 
 moved_encodings = Exercise(

@@ -30,10 +30,15 @@ ntk_base = Exercise(
         "# pe_utils.rope_frequencies(128, scaling={'rope_type': 'ntk', 'factor': 4.0})[-1] * 4"
     ),
     mistakes=[
-        (NTK_BASE * NTK_FACTOR, "That is base·s: the exponent d/(d−2) is missing, so the last pair "
-         "is divided by a little less than s."),
-        (NTK_BASE * NTK_FACTOR ** ((NTK_D - 2) / NTK_D), "The exponent is upside down: d/(d−2), "
-         "not (d−2)/d."),
+        (
+            NTK_BASE * NTK_FACTOR,
+            "That is base·s: the exponent d/(d−2) is missing, so the last pair "
+            "is divided by a little less than s.",
+        ),
+        (
+            NTK_BASE * NTK_FACTOR ** ((NTK_D - 2) / NTK_D),
+            "The exponent is upside down: d/(d−2), not (d−2)/d.",
+        ),
         (NTK_BASE / NTK_FACTOR ** (NTK_D / (NTK_D - 2)), "The base must grow (slower pairs), not shrink."),
         (NTK_BASE * NTK_FACTOR ** (NTK_D / 2), "The exponent is d/(d−2), close to 1, not d/2."),
     ],
@@ -69,11 +74,17 @@ llama3_divisor = Exercise(
     mistakes=[
         (LLAMA_S, "That is the divisor of the slow pairs (λ > 8192). This pair is in the band."),
         (1.0, "That is the divisor of the fast pairs (λ < 2048). This pair is in the band."),
-        ((1 - 1 / 3) * LLAMA_S + 1 / 3, "You blended the divisors 8 and 1. The rule blends the "
-         "frequencies: ω' = (1 − t)·ω/s + t·ω, so the divisor is 1/((1 − t)/s + t)."),
-        (1.0 / ((1 - 2 / 3) / LLAMA_S + 2 / 3), "Here t = 2/3 weighs the unchanged ω. Either t was "
-         "made linear in λ (it is linear in L/λ, the turns within L: t = (8192/4096 − 1)/3 = 1/3), or "
-         "t and 1 − t were swapped (t weighs ω, 1 − t weighs ω/s)."),
+        (
+            (1 - 1 / 3) * LLAMA_S + 1 / 3,
+            "You blended the divisors 8 and 1. The rule blends the "
+            "frequencies: ω' = (1 − t)·ω/s + t·ω, so the divisor is 1/((1 − t)/s + t).",
+        ),
+        (
+            1.0 / ((1 - 2 / 3) / LLAMA_S + 2 / 3),
+            "Here t = 2/3 weighs the unchanged ω. Either t was "
+            "made linear in λ (it is linear in L/λ, the turns within L: t = (8192/4096 − 1)/3 = 1/3), or "
+            "t and 1 − t were swapped (t weighs ω, 1 − t weighs ω/s).",
+        ),
     ],
     rtol=1e-9,  # the exact value, as the question asks
     atol=0.0,
@@ -96,14 +107,21 @@ yarn_logit_factor = Exercise(
         "answer = m**2                    # (m q)ᵀ(m k) = m² qᵀk, the paper's 1/t"
     ),
     mistakes=[
-        (0.1 * math.log(YARN_FACTOR) + 1.0, "That is the factor on each of q and k. The logit qᵀk "
-         "gets it twice."),
+        (
+            0.1 * math.log(YARN_FACTOR) + 1.0,
+            "That is the factor on each of q and k. The logit qᵀk gets it twice.",
+        ),
         ((0.1 * math.log10(YARN_FACTOR) + 1.0) ** 2, "The formula uses the natural logarithm, not log10."),
-        (0.1 * math.log10(YARN_FACTOR) + 1.0, "The formula uses the natural logarithm, and the "
-         "logit gets the factor twice (from q and from k)."),
+        (
+            0.1 * math.log10(YARN_FACTOR) + 1.0,
+            "The formula uses the natural logarithm, and the "
+            "logit gets the factor twice (from q and from k).",
+        ),
         (YARN_FACTOR, "The logits are not multiplied by s; the factor grows only with ln s."),
-        (1.0 / (0.1 * math.log(YARN_FACTOR) + 1.0) ** 2, "That is the temperature t itself. The "
-         "logits are divided by t, i.e. multiplied by 1/t = m²."),
+        (
+            1.0 / (0.1 * math.log(YARN_FACTOR) + 1.0) ** 2,
+            "That is the temperature t itself. The logits are divided by t, i.e. multiplied by 1/t = m².",
+        ),
     ],
     significant=4,
 )

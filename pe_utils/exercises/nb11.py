@@ -35,12 +35,18 @@ decode_position = Exercise(
         "answer = int(positions_from_mask(grown)[0, -1])   # = the 4 real tokens before it"
     ),
     mistakes=[
-        (7, "7 is the new token's slot, the cache length with the padding counted: the padding-blind "
-            "fallback (arange from the cache length). generate counts only the real tokens of the row."),
+        (
+            7,
+            "7 is the new token's slot, the cache length with the padding counted: the padding-blind "
+            "fallback (arange from the cache length). generate counts only the real tokens of the row.",
+        ),
         (3, "3 is the last prompt token's position; the new token comes one after it."),
         (5, "5 is the number of 1s in the grown mask; the id is that count minus 1 (ids start at 0)."),
-        (8, "8 counts every slot of the grown row, padding included; generate counts only real tokens, "
-            "from 0."),
+        (
+            8,
+            "8 counts every slot of the grown row, padding included; generate counts only real tokens, "
+            "from 0.",
+        ),
     ],
 )
 
@@ -109,16 +115,28 @@ position_ids = FunctionExercise(
         "answer = position_ids"
     ),
     mistakes=[
-        (_arange_ids, "Those are arange ids, slot numbers: with left padding the first real token is not "
-                      "at 0. Count the real tokens instead (np.cumsum of the mask)."),
+        (
+            _arange_ids,
+            "Those are arange ids, slot numbers: with left padding the first real token is not "
+            "at 0. Count the real tokens instead (np.cumsum of the mask).",
+        ),
         (_cumsum_only, "The real tokens start at 1: subtract 1 from the cumulative sum so the first is 0."),
-        (_no_fill, "The real tokens are right, but the padded slots are −1 or other leftovers of the "
-                   "cumulative sum; generate sets them to 0."),
-        (_fill_one, "That is the convention of transformers 4.x (padded slots 1). The question asks for "
-                    "5.x's, which puts 0 there; the real tokens agree."),
-        (_exclusive_cumsum, "The real tokens are right, but each padded slot holds the number of real tokens "
-                            "before it: that is cumsum(mask) − mask, an exclusive cumulative sum (TRL builds "
-                            "its ids this way). generate puts 0 at every padded slot."),
+        (
+            _no_fill,
+            "The real tokens are right, but the padded slots are −1 or other leftovers of the "
+            "cumulative sum; generate sets them to 0.",
+        ),
+        (
+            _fill_one,
+            "That is the convention of transformers 4.x (padded slots 1). The question asks for "
+            "5.x's, which puts 0 there; the real tokens agree.",
+        ),
+        (
+            _exclusive_cumsum,
+            "The real tokens are right, but each padded slot holds the number of real tokens "
+            "before it: that is cumsum(mask) − mask, an exclusive cumulative sum (TRL builds "
+            "its ids this way). generate puts 0 at every padded slot.",
+        ),
     ],
 )
 
@@ -144,12 +162,21 @@ dynamic_base_multiplier = Exercise(
         "answer = bracket ** (128 / 126)            # about 13.54"
     ),
     mistakes=[
-        (13.0, "13 is the bracket s·n/L − (s − 1) = s² − s + 1, its value at n = sL. The base is "
-               "multiplied by the bracket to the power d/(d−2)."),
-        (DYNAMIC_S ** (DYNAMIC_D / (DYNAMIC_D - 2)), "That is the static NTK-aware rule with s = 4. The "
-         "dynamic rule puts s·n/L − (s − 1) in place of s, which is 13 at n = sL."),
-        (DYNAMIC_S, "The base is not multiplied by s: the bracket s·n/L − (s − 1) is 13 at n = sL, and it is "
-                    "raised to d/(d−2)."),
+        (
+            13.0,
+            "13 is the bracket s·n/L − (s − 1) = s² − s + 1, its value at n = sL. The base is "
+            "multiplied by the bracket to the power d/(d−2).",
+        ),
+        (
+            DYNAMIC_S ** (DYNAMIC_D / (DYNAMIC_D - 2)),
+            "That is the static NTK-aware rule with s = 4. The "
+            "dynamic rule puts s·n/L − (s − 1) in place of s, which is 13 at n = sL.",
+        ),
+        (
+            DYNAMIC_S,
+            "The base is not multiplied by s: the bracket s·n/L − (s − 1) is 13 at n = sL, and it is "
+            "raised to d/(d−2).",
+        ),
         (16.0 ** (DYNAMIC_D / (DYNAMIC_D - 2)), "The bracket is s·n/L − (s − 1): 16 − 3 = 13, not 16."),
     ],
 )
@@ -177,16 +204,31 @@ rotary_frequency = Exercise(
         "answer = 10000.0 ** (-2 * 3 / r)    # 10000^(−1/4) = 0.1"
     ),
     mistakes=[
-        (10000.0 ** (-2 * NEOX_PAIR / NEOX_HEAD), "That uses the head size, base^(−2i/96): the bug of "
-         "section 4. GPT-NeoX computes the frequencies over the rotated width r = 24."),
-        (10000.0 ** (-NEOX_PAIR / int(NEOX_HEAD * NEOX_PCT)), "The exponent is −2i/r, not −i/r: pair i holds "
-         "dimensions i and i + r/2, and 2i counts dimensions."),
-        (10000.0 ** (-NEOX_PAIR / NEOX_HEAD), "Two slips: the exponent is −2i/r (not −i), over the rotated "
-         "width r = 24 (not the head size 96)."),
-        (10000.0 ** (-2 * (NEOX_PAIR - 1) / int(NEOX_HEAD * NEOX_PCT)), "That is pair i = 2, 10000^(−4/24): "
-         "pairs are counted from 0, so pair 3 is the fourth, with exponent −2·3/24."),
-        (10000.0 ** (-2 * (NEOX_PAIR + 1) / int(NEOX_HEAD * NEOX_PCT)), "That is pair i = 4, 10000^(−8/24): "
-         "pair i = 3 has exponent −2·3/24 = −1/4 (pairs are counted from 0)."),
+        (
+            10000.0 ** (-2 * NEOX_PAIR / NEOX_HEAD),
+            "That uses the head size, base^(−2i/96): the bug of "
+            "section 4. GPT-NeoX computes the frequencies over the rotated width r = 24.",
+        ),
+        (
+            10000.0 ** (-NEOX_PAIR / int(NEOX_HEAD * NEOX_PCT)),
+            "The exponent is −2i/r, not −i/r: pair i holds "
+            "dimensions i and i + r/2, and 2i counts dimensions.",
+        ),
+        (
+            10000.0 ** (-NEOX_PAIR / NEOX_HEAD),
+            "Two slips: the exponent is −2i/r (not −i), over the rotated "
+            "width r = 24 (not the head size 96).",
+        ),
+        (
+            10000.0 ** (-2 * (NEOX_PAIR - 1) / int(NEOX_HEAD * NEOX_PCT)),
+            "That is pair i = 2, 10000^(−4/24): "
+            "pairs are counted from 0, so pair 3 is the fourth, with exponent −2·3/24.",
+        ),
+        (
+            10000.0 ** (-2 * (NEOX_PAIR + 1) / int(NEOX_HEAD * NEOX_PCT)),
+            "That is pair i = 4, 10000^(−8/24): "
+            "pair i = 3 has exponent −2·3/24 = −1/4 (pairs are counted from 0).",
+        ),
     ],
 )
 

@@ -37,12 +37,17 @@ mystery_1d = Exercise(
     expected=MYSTERY_1D_NAME,
     choices=CHOICES_1D,
     aliases={
-        "guided-diffusion": "guided_diffusion", "guided diffusion": "guided_diffusion",
-        "Vaswani": "vaswani2017", "Vaswani et al. 2017": "vaswani2017",
+        "guided-diffusion": "guided_diffusion",
+        "guided diffusion": "guided_diffusion",
+        "Vaswani": "vaswani2017",
+        "Vaswani et al. 2017": "vaswani2017",
         # another library whose table is the same: right, with a note
-        "tensor2tensor": ("ddpm", "tensor2tensor's get_timing_signal_1d gives this very table (denominator "
-                                  "h − 1, [sin | cos]): DDPM's function says it matches tensor2tensor. Among "
-                                  "the four names offered, that is 'ddpm'."),
+        "tensor2tensor": (
+            "ddpm",
+            "tensor2tensor's get_timing_signal_1d gives this very table (denominator "
+            "h − 1, [sin | cos]): DDPM's function says it matches tensor2tensor. Among "
+            "the four names offered, that is 'ddpm'.",
+        ),
     },
     hint=(
         "Row t = 0 shows where the sines (0) and the cosines (1) are: interleaved, or halves, and which "
@@ -96,8 +101,13 @@ mystery_grid = Exercise(
     ),
     expected=MYSTERY_GRID_NAME,
     choices=CHOICES_GRID,
-    aliases={"big vision": "big_vision", "MoCo v3": "mocov3", "moco": "mocov3",
-             "timm (default)": "timm", "pytorch-image-models": "timm"},
+    aliases={
+        "big vision": "big_vision",
+        "MoCo v3": "mocov3",
+        "moco": "mocov3",
+        "timm (default)": "timm",
+        "pytorch-image-models": "timm",
+    },
     hint=(
         "Row 1 is the patch (x, y) = (1, 0): only the column changed. Which channels moved away from "
         "sin 0 = 0 and cos 0 = 1? Are the sines of both axes before the cosines, or does each axis keep "
@@ -204,8 +214,15 @@ mrope_axis = Exercise(
     ),
     expected="height",
     choices=("time", "height", "width"),
-    aliases={"temporal": "time", "t": "time", "h": "height", "w": "width", "time axis": "time",
-             "height axis": "height", "width axis": "width"},
+    aliases={
+        "temporal": "time",
+        "t": "time",
+        "h": "height",
+        "w": "width",
+        "time axis": "time",
+        "height axis": "height",
+        "width axis": "width",
+    },
     hint=(
         "In the rotate_half layout channel c and channel c + 64 form pair c mod 64. Pairs 0–15 follow time, "
         "16–39 height, 40–63 width (mrope_section * 2 repeats the list for the second half)."

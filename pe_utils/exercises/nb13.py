@@ -30,10 +30,7 @@ start_token_weight = Exercise(
         "The causal mask leaves the query at p the positions 0 … p; equal scores share the "
         "attention equally among them. Only position 0 holds the start token."
     ),
-    solution=(
-        "visible = 9 + 1        # positions 0 … 9\n"
-        "answer = 1 / visible   # only position 0 holds <s>"
-    ),
+    solution=("visible = 9 + 1        # positions 0 … 9\nanswer = 1 / visible   # only position 0 holds <s>"),
     mistakes=[
         (
             1.0 / START_POSITION,
@@ -62,10 +59,7 @@ random_score_spread = Exercise(
         "R_k κ is again N(0, I_d), independent of q. The score is a sum of d products of independent "
         "standard normals; each product has variance 1."
     ),
-    solution=(
-        "variance = 64          # d products, each of variance 1\n"
-        "answer = variance ** 0.5"
-    ),
+    solution=("variance = 64          # d products, each of variance 1\nanswer = variance ** 0.5"),
     mistakes=[
         (float(SPREAD_D), "That is the variance, d. The standard deviation is its square root."),
         (0.0, "That is the mean, 0 at every offset. The spread around it is not 0."),
@@ -77,7 +71,7 @@ random_score_spread = Exercise(
 # --- 3. p-RoPE: the slowest pair that still rotates ------------------------------------
 
 P_ROPE_D, P_ROPE_BASE, P_ROPE_SHARE = 256, 1e6, 0.25
-_KEPT = int(P_ROPE_SHARE * P_ROPE_D // 2)           # pairs that rotate: 0 … _KEPT − 1
+_KEPT = int(P_ROPE_SHARE * P_ROPE_D // 2)  # pairs that rotate: 0 … _KEPT − 1
 
 
 def _wavelength(pair: int, width: int) -> float:

@@ -274,8 +274,9 @@ def check_timm_fourier_pixels() -> None:
         rows, cols = np.meshgrid(np.linspace(-1, 1, h), np.linspace(-1, 1, w), indexing="ij")
         positions = np.stack([rows.ravel(), cols.ravel()], axis=1)  # timm's axis order: y, then x
         omega = pe.octave_frequencies(octaves)
-        expected = pe.sinusoid_table(positions, omega, angle_scale=np.pi,
-                                     nesting=("trig", "axis", "frequency"))
+        expected = pe.sinusoid_table(
+            positions, omega, angle_scale=np.pi, nesting=("trig", "axis", "frequency")
+        )
         theta = np.pi * omega
         check(
             got,

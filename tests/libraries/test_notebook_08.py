@@ -37,8 +37,14 @@ def emulated_inv_freq(dim: int, base: float) -> np.ndarray:
 
 
 def llama(d: int = D, base: float = BASE):
-    return tf.tiny_llama(hidden_size=2 * d, num_attention_heads=2, num_key_value_heads=2, head_dim=d,
-                         num_hidden_layers=1, rope_parameters={"rope_type": "default", "rope_theta": base})
+    return tf.tiny_llama(
+        hidden_size=2 * d,
+        num_attention_heads=2,
+        num_key_value_heads=2,
+        head_dim=d,
+        num_hidden_layers=1,
+        rope_parameters={"rope_type": "default", "rope_theta": base},
+    )
 
 
 def test_the_emulated_inv_freq_is_torchs_bit_for_bit():
@@ -79,6 +85,8 @@ def test_model_to_rounds_inv_freq_and_from_pretrained_keeps_it(tmp_path):
     np.testing.assert_array_equal(cast.double().numpy(), pe.round_to_bfloat16(float32.numpy()))
     text = re.sub(r"\s+", " ", notebook_08_text())
     assert "`model.to(torch.bfloat16)` rounds `inv_freq`" in text
-    stated = ("`from_pretrained(…, dtype=torch.bfloat16)` loads the weights in bfloat16 "
-              "and keeps `inv_freq` in float32")
+    stated = (
+        "`from_pretrained(…, dtype=torch.bfloat16)` loads the weights in bfloat16 "
+        "and keeps `inv_freq` in float32"
+    )
     assert stated in text

@@ -44,7 +44,8 @@ def test_readme_names_the_installed_versions(library):
     )
     in_00 = re.findall(rf"\b{library} (\d+\.\d+\.\d+)", " ".join(notebook_text("00").split()))
     assert set(in_00) == {installed}, (
-        f"notebook 00 says {library} {sorted(set(in_00))}, the suite ran {installed}: update it")
+        f"notebook 00 says {library} {sorted(set(in_00))}, the suite ran {installed}: update it"
+    )
 
 
 def test_notebook_11_states_the_padded_slot_value():

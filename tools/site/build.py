@@ -40,11 +40,16 @@ README = ROOT / "README.md"
 OUT = ROOT / "_build" / "site"
 # The sidebar's groups: the contents notebook, the core notebooks (CONTRIBUTING: 00-06 are read
 # first, main line first), the rest, then the teacher's guide and any other .md file.
-GROUPS = (("Start here", range(0, 1)), ("Core: the idea", range(1, 7)),
-          ("Further: in practice", range(7, 100)))
+GROUPS = (
+    ("Start here", range(0, 1)),
+    ("Core: the idea", range(1, 7)),
+    ("Further: in practice", range(7, 100)),
+)
 # A markdown link (not an image): [text](url), the text may hold [brackets], the url (balanced) parentheses.
-_LINK = re.compile(r"(?<!!)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
-                   r"\((?P<url>[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)\)")
+_LINK = re.compile(
+    r"(?<!!)\[(?P<text>(?:[^\[\]]|\[[^\[\]]*\])*)\]"
+    r"\((?P<url>[^()\s]*(?:\([^()\s]*\)[^()\s]*)*)\)"
+)
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
 _HEADING = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$", re.MULTILINE)
 
@@ -60,8 +65,10 @@ def site_markdown(text: str, source: Path, staged: dict[Path, str]) -> str:
 
     ``staged`` maps each staged file's original path (resolved) to its name on the site.
     """
-    headings = {github_slug(heading): course_site.jupyter_slug(re.sub(r"[`*]", "", heading))
-                for heading in _HEADING.findall(text)}
+    headings = {
+        github_slug(heading): course_site.jupyter_slug(re.sub(r"[`*]", "", heading))
+        for heading in _HEADING.findall(text)
+    }
 
     def link(match: re.Match[str]) -> str:
         url, text_ = match["url"], match["text"]
@@ -99,9 +106,13 @@ def stage(src: Path, folder: Path = NOTEBOOKS, readme: Path = README) -> None:
     """Stage the site's sources into ``src`` (module docstring); remove what no longer has a source."""
     src.mkdir(parents=True, exist_ok=True)
     notebooks = navigation.course_notebooks(folder)
-    files = [path for path in sorted(folder.rglob("*"))
-             if path.is_file() and ".ipynb_checkpoints" not in path.parts
-             and not (path.suffix == ".ipynb" and path not in notebooks)]
+    files = [
+        path
+        for path in sorted(folder.rglob("*"))
+        if path.is_file()
+        and ".ipynb_checkpoints" not in path.parts
+        and not (path.suffix == ".ipynb" and path not in notebooks)
+    ]
     staged = {path.resolve(): path.relative_to(folder).as_posix() for path in files}
     staged[readme.resolve()] = "index.md"
     documents = sorted(path.stem for path in folder.glob("*.md"))
@@ -110,11 +121,17 @@ def stage(src: Path, folder: Path = NOTEBOOKS, readme: Path = README) -> None:
         target.parent.mkdir(parents=True, exist_ok=True)
         if path.suffix == ".md":
             _write(target, site_markdown(path.read_text(encoding="utf-8"), path, staged))
-        elif not (target.is_file() and target.stat().st_mtime_ns == path.stat().st_mtime_ns
-                  and target.stat().st_size == path.stat().st_size):
+        elif not (
+            target.is_file()
+            and target.stat().st_mtime_ns == path.stat().st_mtime_ns
+            and target.stat().st_size == path.stat().st_size
+        ):
             shutil.copy2(path, target)
-    home = site_markdown(readme.read_text(encoding="utf-8"), readme, staged) if readme.is_file() \
+    home = (
+        site_markdown(readme.read_text(encoding="utf-8"), readme, staged)
+        if readme.is_file()
         else f"# {course_site.COURSE_TITLE}\n"
+    )
     _write(src / "index.md", home + toctrees(notebooks, documents))
     wanted = {src / name for name in staged.values()}
     for path in sorted(src.rglob("*"), reverse=True):
@@ -124,8 +141,9 @@ def stage(src: Path, folder: Path = NOTEBOOKS, readme: Path = README) -> None:
             path.rmdir()
 
 
-def build(out: Path = OUT, folder: Path = NOTEBOOKS, readme: Path = README, quiet: bool = True,
-          jobs: int = 1) -> Path:
+def build(
+    out: Path = OUT, folder: Path = NOTEBOOKS, readme: Path = README, quiet: bool = True, jobs: int = 1
+) -> Path:
     """Build the site into ``out`` (incrementally: only what changed is rebuilt); return its index.html.
 
     Raises ``RuntimeError`` if Sphinx reports an error or a warning (a broken link, an unknown output).

@@ -64,8 +64,9 @@ def code_digest() -> str:
     import hashlib
 
     digest = hashlib.sha256()
-    for path in sorted([*HERE.rglob("*.py"), *HERE.rglob("*.css"), TOOLS / "explorers_web.py",
-                        TOOLS / "course_fonts.py"]):
+    for path in sorted(
+        [*HERE.rglob("*.py"), *HERE.rglob("*.css"), TOOLS / "explorers_web.py", TOOLS / "course_fonts.py"]
+    ):
         if "__pycache__" not in path.parts:
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
@@ -104,13 +105,17 @@ def _copy(source: Path, target: Path) -> None:
     """Copy a file or folder, leaving files whose size and time agree (a warm build copies nothing)."""
     if not source.exists():
         raise FileNotFoundError(
-            f"{source} is missing: run `make setup` (it installs the npm packages of tools/npm_packages)")
+            f"{source} is missing: run `make setup` (it installs the npm packages of tools/npm_packages)"
+        )
     files = [source] if source.is_file() else sorted(p for p in source.rglob("*") if p.is_file())
     for path in files:
         destination = target if source.is_file() else target / path.relative_to(source)
         stat = path.stat()
-        if destination.is_file() and destination.stat().st_size == stat.st_size and \
-                destination.stat().st_mtime_ns == stat.st_mtime_ns:
+        if (
+            destination.is_file()
+            and destination.stat().st_size == stat.st_size
+            and destination.stat().st_mtime_ns == stat.st_mtime_ns
+        ):
             continue
         destination.parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(path, destination)
