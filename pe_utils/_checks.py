@@ -182,3 +182,17 @@ def check_table_size(shape: tuple[int, ...], dtype: Any, name: str = "table") ->
             f"{MAX_TABLE_BYTES / 2**30:.2f} GiB budget (pe_utils.MAX_TABLE_BYTES); "
             "ask for fewer positions or a smaller d_model"
         )
+
+
+def check_table_arguments(
+    n_positions: Any, d_model: Any, base: Any, layout: Any, dtype: Any
+) -> tuple[int, int, float, str, np.dtype]:
+    """The checked arguments of a table builder (``sinusoidal_pe``, ``sinusoidal_pe_fast``),
+    refused before any work if the float64 table would be too large to allocate."""
+    n_positions = check_count(n_positions, "n_positions")
+    d_model = check_d_model(d_model)
+    base = check_base(base)
+    layout = check_layout(layout)
+    dtype = check_float_dtype(dtype)
+    check_table_size((n_positions, d_model), np.float64, name="encoding table")
+    return n_positions, d_model, base, layout, dtype

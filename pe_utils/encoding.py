@@ -17,11 +17,11 @@ import numpy as np
 
 from ._checks import (
     check_base,
-    check_count,
     check_d_model,
     check_finite_array,
     check_float_dtype,
     check_layout,
+    check_table_arguments,
     check_table_size,
 )
 
@@ -171,12 +171,9 @@ def sinusoidal_pe(
     np.ndarray
         ``(n_positions, d_model)`` array of ``dtype``.
     """
-    n_positions = check_count(n_positions, "n_positions")
-    d_model = check_d_model(d_model)
-    base = check_base(base)
-    layout = check_layout(layout)
-    dtype = check_float_dtype(dtype)
-    check_table_size((n_positions, d_model), np.float64, name="encoding table")
+    n_positions, d_model, base, layout, dtype = check_table_arguments(
+        n_positions, d_model, base, layout, dtype
+    )
     positions = np.arange(n_positions, dtype=np.float64)  # p = 0 … n − 1
     angles = np.outer(positions, frequencies(d_model, base))  # p·ω_i, in float64
     table = np.empty((n_positions, d_model), dtype=dtype)

@@ -15,7 +15,9 @@ from typing import Any
 
 import numpy as np
 
-from ._checks import check_base, check_count, check_d_model, check_float_dtype, check_layout, check_table_size
+from ._checks import (
+    check_table_arguments,
+)
 from .encoding import _columns, frequencies
 
 #: Complex entries per temporary block (1 MiB of complex128).
@@ -80,12 +82,9 @@ def sinusoidal_pe_fast(
     np.ndarray
         ``(n_positions, d_model)`` array of ``dtype``.
     """
-    n_positions = check_count(n_positions, "n_positions")
-    d_model = check_d_model(d_model)
-    base = check_base(base)
-    layout = check_layout(layout)
-    dtype = check_float_dtype(dtype)
-    check_table_size((n_positions, d_model), np.float64, name="encoding table")
+    n_positions, d_model, base, layout, dtype = check_table_arguments(
+        n_positions, d_model, base, layout, dtype
+    )
     omega = frequencies(d_model, base)
     half = omega.size
     out = np.empty((n_positions, d_model), dtype=dtype)
