@@ -317,19 +317,7 @@ pooled_output = Exercise(
 )
 
 
-class _WordExercise(Exercise):
-    """A word answer that may say "permutation invariant" (or "permutation-equivariant") in full."""
-
-    def _check(self, answer: object) -> CheckResult:
-        if isinstance(answer, str):
-            words = answer.strip().strip("'\"").strip().lower()
-            for prefix in ("permutation-", "permutation "):
-                if words.startswith(prefix) and words[len(prefix) :].strip():
-                    return super()._check(words[len(prefix) :].strip())
-        return super()._check(answer)
-
-
-sum_over_tokens = _WordExercise(
+sum_over_tokens = Exercise(
     "Is the function f(X) = X.sum(axis=0) (the sum over tokens) permutation 'equivariant' or "
     "'invariant'? Answer with one of these two words.",
     "invariant",
@@ -352,6 +340,7 @@ sum_over_tokens = _WordExercise(
         ),
     ],
     choices=("equivariant", "invariant"),
+    aliases={"permutation invariant": "invariant", "permutation equivariant": "equivariant"},
 )
 
 _CAUSAL_ORDER = [0, 2, 1, 3, 4]
