@@ -1,31 +1,35 @@
-"""Shared code of the sinusoidal positional-encoding course.
+"""The course's code: the mathematics the notebooks teach, and what the notebooks run it with.
 
-One module per idea, in the order the notebooks introduce them:
+The mathematics, one module (or folder) per idea, in the order the notebooks introduce them:
 
-- ``_checks``     argument checks shared by every public function
-- ``notebook``    (01) ``setup_notebook``: printing, figure style, seeded generator; (10) the
-  rounding guard and the "mean (smallest–largest)" formatter of printed results
-- ``attention``   (01) permutation matrices, one self-attention head, an encoder block
-- ``binary``      (02) positions written in binary
-- ``encoding``    (03) the sinusoidal formula, frequencies, layouts
-- ``plotting``    (01, 03, 05) the course's figure style and its recurring figures
-- ``rotation``    (04) shifting is rotating: ``T_k``
-- ``fast``        (04, appendix) ``sinusoidal_pe_fast``: the same table built by rotations
-- ``similarity``  (05) the dot-product identity
-- ``precision``   (07, 08) an extended-precision reference; angles in low precision; bfloat16
-- ``conventions`` (07) the conventions of real libraries: build, convert, detect
-- ``rope``        (08) rotary position embedding: rotate instead of add
-- ``context``     (09) context-extension rules as frequency rescaling; ALiBi slopes
-- ``training``    (10) a head that learns to look back: task, gradient, Adam, training
-- ``pipeline``    (11) positions from the attention mask, a decoder with a KV cache, packing,
-  converting a checkpoint between pairings
-- ``beyond_text`` (12) diffusion timesteps, image grids, Fourier features, RoPE on several
-  axes, and one parametrised table for every convention (the Rosetta stone)
-- ``frequency_use`` (13) which RoPE frequencies a model uses and which a length needs: p-RoPE's
-  frequencies, Liu et al.'s critical dimension, Men et al.'s smallest base for a length
-- ``explorers``   (03, 04, 05, 09, 12) figures with sliders that run in the browser (Vega-Lite);
-  imported on its own: ``from pe_utils import explorers``
-- ``exercises``   the "Check yourself" checkers, one module ``nbNN`` per notebook
+- ``_checks``       argument checks shared by every public function
+- ``attention``     (01) permutation matrices, one self-attention head, an encoder block
+- ``binary``        (02) positions written in binary
+- ``encoding``      (03) the sinusoidal formula, frequencies, layouts
+- ``rotation``      (04) shifting is rotating: ``T_k``
+- ``fast``          (04, appendix) ``sinusoidal_pe_fast``: the same table built by rotations
+- ``similarity``    (05) the dot-product identity
+- ``precision``     (07, 08) an extended-precision reference; angles in low precision; bfloat16
+- ``conventions``   (07) the conventions of real libraries: build, convert, detect
+- ``rope``          (08) rotary position embedding: rotate instead of add
+- ``context``       (09) context-extension rules as frequency rescaling; ALiBi slopes
+- ``training/``     (10) a head that learns to look back: ``task``, ``head``, ``gradient``,
+  ``adam``, notebook 10's ``recipe``, and the ``analysis`` of what it learned
+- ``pipeline/``     (11) ``positions`` from masks and packing, a ``decoder`` with a KV cache,
+  converting ``checkpoints`` between pairings
+- ``beyond_text/``  (12) diffusion ``timesteps``, ``images`` grids, ``fourier`` features,
+  ``rope_nd`` on several axes, one parametrised table (``tables``) and the ``rosetta`` stone
+- ``frequency_use`` (13) which RoPE frequencies a model uses and which a length needs
+
+Apart from the mathematics (they import it; it never imports them, tests/test_layout.py):
+
+- ``notebook/``     what a notebook runs: ``setup`` (``setup_notebook``), ``figures`` (the
+  course's style and recurring figures), ``reporting`` (printed results that are the same on
+  every machine), ``explorers/`` (figures with sliders, one module per chart)
+- ``exercises/``    the "Check yourself" engine and one module ``nbNN`` per notebook
+
+The build-and-check toolchain (slides, site, navigation, browser check) is ``tools/``, a
+separate package run with ``python -m tools.<name>``; nothing here imports it.
 """
 
 from ._checks import LAYOUTS, MAX_TABLE_BYTES
@@ -91,6 +95,7 @@ from .frequency_use import (
     smallest_base,
 )
 from .notebook import setup_notebook
+from .notebook.figures import show_figure
 from .pipeline import (
     DecoderWeights,
     KVCache,
@@ -103,7 +108,6 @@ from .pipeline import (
     positions_from_mask,
     prefill,
 )
-from .plotting import show_figure
 from .precision import encode_with_angle_dtype, float32_angle_error, reference_encoding, round_to_bfloat16
 from .rope import rope
 from .rotation import shift, shift_matrix

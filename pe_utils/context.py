@@ -198,7 +198,7 @@ def check_scaling(scaling: Any, d_model: int) -> dict[str, Any] | None:
 
     ``None`` passes through. Otherwise ``scaling["rope_type"]`` picks a :data:`RULES` entry,
     whose :meth:`ScalingRule.check` refuses a missing or unknown key or a bad value, naming
-    the key. Used by :func:`rope_frequencies` and :func:`pe_utils.explorers.scaling_explorer`.
+    the key. Used by :func:`rope_frequencies` and :func:`pe_utils.notebook.explorers.scaling_explorer`.
     Introduced in notebook 09.
     """
     if scaling is None:

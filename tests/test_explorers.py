@@ -1,4 +1,4 @@
-"""The interactive explorers (pe_utils.explorers): valid Vega-Lite v5, described, with sliders,
+"""The interactive explorers (pe_utils.notebook.explorers): valid Vega-Lite v5, described, with sliders,
 and computing the course's own numbers.
 
 The numbers are checked where they are made: each chart is compiled by vega-lite and run by
@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 
 import pe_utils
-from pe_utils import explorers
 from pe_utils.context import rope_frequencies
+from pe_utils.notebook import explorers
 
 ROOT = Path(__file__).resolve().parents[1]
 NPM_FOLDER = ROOT / "tools" / "npm_packages"

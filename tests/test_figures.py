@@ -14,7 +14,7 @@ import nbformat
 import pytest
 
 import pe_utils
-from pe_utils.plotting import MISSING_DESCRIPTION, figure_html, figure_text
+from pe_utils.notebook.figures import MISSING_DESCRIPTION, figure_html, figure_text
 
 ROOT = Path(__file__).resolve().parents[1]
 NOTEBOOKS = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
@@ -83,7 +83,7 @@ def test_stored_figures_use_a_palette_and_keep_their_colours():
     import numpy as np
     from PIL import Image
 
-    from pe_utils.plotting import _figure_png
+    from pe_utils.notebook.figures import _figure_png
 
     fig, ax = plt.subplots(figsize=(4, 3))
     ax.imshow(np.linspace(-1, 1, 64 * 64).reshape(64, 64), cmap="RdBu_r")

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_utils as pu
-from pe_utils import plotting
+from pe_utils.notebook import figures as plotting
 
 
 def test_course_style_is_seaborns_theme_without_importing_it():

@@ -294,9 +294,9 @@ def test_training_is_adam_on_the_checked_gradient(variant):
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_parts_of_a_batch_change_nothing_but_rounding(variant, monkeypatch):
-    # Outputs, loss and gradient are computed a few sequences at a time (training._PART_SIZE);
+    # Outputs, loss and gradient are computed a few sequences at a time (pe_utils.training.head._PART_SIZE);
     # one sequence per part must give the same numbers as the whole batch at once.
-    import pe_utils.training as training
+    from pe_utils.training import head as training
 
     tokens, targets = look_back_task(7, 9, 5, offset=3, seed=4)
     head = init_head(variant, 5, 6, n_positions=9, seed=6)
@@ -313,8 +313,8 @@ def test_parts_of_a_batch_change_nothing_but_rounding(variant, monkeypatch):
 @settings(max_examples=30, deadline=None)
 @given(length=st.integers(1, 70), seed=st.integers(0, 10_000))
 def test_row_maximum_by_even_and_odd_entries_is_numpys(length, seed):
-    # the softmax shifts each row by its maximum, found by pairing entries (training._row_max)
-    import pe_utils.training as training
+    # the softmax shifts each row by its maximum, found by pairing entries (pe_utils.training.head._row_max)
+    from pe_utils.training import head as training
 
     rows = np.random.default_rng(seed).normal(size=(3, 4, length))
     rows[0, 1, seed % length] = -np.inf  # masked keys are −inf

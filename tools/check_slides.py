@@ -26,7 +26,7 @@ tools/site/build.py) is opened the same way and fails on console errors, non-loc
 untypeset math, images without alt text, an open teacher note, a page that scrolls sideways, the
 font faults above and a sidebar that does not link every notebook's page. With ``search`` (the
 course's: a word of notebook 12), the site's search page is opened from disk with that query and
-must find the page. On a site page every interactive explorer (``pe_utils.explorers``) must be
+must find the page. On a site page every interactive explorer (``pe_utils.notebook.explorers``) must be
 drawn, and redrawn when each of its sliders is moved once (tools/npm_packages/explorers_check.mjs).
 
 The browser starts as the build begins, and each deck and page is opened as soon as it is

@@ -22,7 +22,7 @@ import pe_utils
 import pe_utils.beyond_text
 
 ORIGINAL = {name: getattr(pe_utils, name) for name in dir(pe_utils) if not name.startswith("_")}
-ORIGINAL["beyond_text.timestep_frequencies"] = pe_utils.beyond_text.timestep_frequencies
+ORIGINAL["beyond_text.timestep_frequencies"] = pe_utils.beyond_text.timesteps.timestep_frequencies
 
 
 def rope_clockwise(x, positions, **kw):
@@ -207,7 +207,7 @@ SLIPS = {
 @pytest.mark.parametrize("name", list(SLIPS))
 def test_slip_fails_a_check(name, monkeypatch):
     where, replacement, checks = SLIPS[name]
-    module = pe_utils.beyond_text if where.startswith("beyond_text.") else pe_utils
+    module = pe_utils.beyond_text.timesteps if where.startswith("beyond_text.") else pe_utils
     monkeypatch.setattr(module, where.removeprefix("beyond_text."), replacement)
     caught = []
     with not_recorded():

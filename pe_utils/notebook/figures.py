@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from ._checks import _is_integer, check_finite_array, check_matrix
+from .._checks import _is_integer, check_finite_array, check_matrix
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -375,8 +375,8 @@ def plot_course_picture(
     """
     from matplotlib.patches import Rectangle
 
-    from ._checks import check_count, check_d_model, check_positive_count
-    from .encoding import frequencies, sinusoidal_pe
+    from .._checks import check_count, check_d_model, check_positive_count
+    from ..encoding import frequencies, sinusoidal_pe
 
     n = check_positive_count(n, "n")
     d_model = check_d_model(d_model)

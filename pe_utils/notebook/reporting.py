@@ -1,80 +1,19 @@
-"""One-line setup for every notebook of the course.
-
-``rng = setup_notebook()`` sets the printing precision, the course's plot
-style and PNG figures without version metadata (so stored outputs do not
-change between runs), and returns a seeded random generator. Introduced in
-notebook 01.
-
-The printing helpers (notebook 10) round what a notebook prints so that another
-CPU prints the same digits: ``rounded`` refuses a value too close to a rounding
-boundary, ``pct`` prints a share as a whole percent, ``mean_range`` prints
-"mean (smallest–largest)" of per-seed values.
+"""Printing results that stay the same on every machine (notebook 10 onwards): a rounding guard
+(``rounds_stably``, ``rounded``), percentages, and the "mean (smallest–largest)" of an experiment over
+seeds.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
-from ._checks import check_count, check_finite_array, check_scalar
-from .plotting import figure_html, figure_text, use_course_style
-
-if TYPE_CHECKING:
-    from matplotlib.figure import Figure
-
-#: The seed every notebook uses unless it says otherwise.
-DEFAULT_SEED = 0
+from .._checks import check_finite_array, check_scalar
 
 #: How far from a rounding boundary a printed value must be, in steps of its last digit.
 ROUNDING_MARGIN = 1e-4
-
-
-def setup_notebook(seed: int = DEFAULT_SEED) -> np.random.Generator:
-    """Configure printing and plotting for a notebook; return ``default_rng(seed)``.
-
-    Sets NumPy printing to 4 decimals, the course style
-    (:func:`pe_utils.plotting.use_course_style`) and, inside IPython, PNG
-    figures without version metadata. Introduced in notebook 01.
-
-    Parameters
-    ----------
-    seed : int
-        Non-negative seed of the returned generator.
-
-    Returns
-    -------
-    np.random.Generator
-        ``np.random.default_rng(seed)``.
-    """
-    seed = check_count(seed, "seed")
-    np.set_printoptions(precision=4, suppress=True, linewidth=100)
-    use_course_style()
-    try:
-        from IPython import get_ipython
-        from matplotlib_inline.backend_inline import set_matplotlib_formats
-    except ImportError:  # plain Python: nothing to configure for the inline backend
-        return np.random.default_rng(seed)
-    shell = get_ipython()
-    if shell is not None:
-        from matplotlib.figure import Figure
-
-        # A figure is stored as <img alt="description"> (text/html), so JupyterLab, the site and
-        # the slides show its description as alt text; no separate PNG copy (twice the size).
-        # nbval compares the HTML with the image data masked (tests/nbval_sanitize.cfg).
-        set_matplotlib_formats("png", metadata={"Software": None})
-        formatters = shell.display_formatter.formatters
-        formatters["image/png"].pop(Figure, None)
-        formatters["text/html"].for_type(Figure, figure_html)
-        # Instead of "<Figure size 640x480 with 1 Axes>": "[figure] description".
-        formatters["text/plain"].for_type(Figure, _figure_text)
-    return np.random.default_rng(seed)
-
-
-def _figure_text(figure: Figure, printer: Any, cycle: bool) -> None:
-    """IPython's plain-text form of a figure: ``[figure] description``."""
-    printer.text(figure_text(figure))
 
 
 def rounds_stably(value: Any, digits: Any) -> bool:
