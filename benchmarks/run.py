@@ -57,6 +57,7 @@ sys.path.insert(0, str(ROOT))
 
 import pe_utils as pu  # noqa: E402
 from pe_utils.encoding import frequencies  # noqa: E402
+from tools.paths import course_notebooks  # noqa: E402  (the repository is on sys.path, above)
 
 BASE = 10000.0
 FULL_SIZES = [(512, 64), (2048, 128), (4096, 256), (16384, 512), (65536, 512), (65536, 1024)]
@@ -113,8 +114,7 @@ def write_reference_notebook(folder: Path) -> Path:
 
 def execute_notebook(path: Path) -> None:
     """Run a notebook exactly as ``make outputs`` does (tools/run_notebooks.py's client and kernel)."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import run_notebooks
+    from tools import run_notebooks
 
     os.environ.pop("PYTHONDONTWRITEBYTECODE", None)  # as under make: the kernel keeps its bytecode
     run_notebooks.execute(path)
@@ -334,7 +334,7 @@ def trains(path: Path) -> bool:
 
 def bench_notebooks(r: float) -> dict[str, object]:
     """Each notebook under nbval as the test command runs it, one at a time: kernel start and cells."""
-    paths = sorted((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    paths = course_notebooks()
     print(f"\n## Notebooks under nbval: {len(paths)}, one after the other, in this checkout")
     if not paths:
         return {}
@@ -397,11 +397,10 @@ def bench_notebooks(r: float) -> dict[str, object]:
 
 
 def bench_browser(r: float) -> dict[str, object]:
-    """The browser check of every deck and site page (tests/test_browser.py's), in this checkout."""
+    """The browser check of every deck and site page (tests/course/test_browser.py's), in this checkout."""
     print("\n## The browser check: every deck and site page in headless Chromium, in this checkout")
-    sys.path.insert(0, str(ROOT / "tools"))
     try:
-        import check_slides
+        from tools import check_slides
     except ImportError as error:
         print(f"skipped: {error}")
         return {}
@@ -596,7 +595,7 @@ def report_targets(results: dict[str, object], r: float) -> None:
     if "memory" in results:
         worst = max(results["memory"])
         print(f"{mark(worst <= 2.0)} {TARGETS['memory']}: worst {worst:.2f}×")
-    count = results.get("notebook count") or len(list((ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb")))
+    count = results.get("notebook count") or len(course_notebooks())
     if "notebooks over" in results:
         over, failed = results["notebooks over"], results["notebooks failed"]
         detail = (f"over: {', '.join(over)}" if over else "all within") + (", nbval FAILED" if failed else "")

@@ -50,14 +50,14 @@ def sinusoidal_pe_fast(
     exact integers, rounded once like the formula's ``p·ω_i``, and every row
     is one rotation of a fresh anchor, so no error carries from row to row.
     Its largest error against the exact ``sin(pω_i)``, ``cos(pω_i)`` is at
-    most twice the formula's, plus ``4ε``: ``tests/test_builders.py`` checks it
+    most twice the formula's, plus ``4ε``: ``tests/maths/test_fast.py`` checks it
     on sizes up to ``n = 2^17`` and up to ``d = 1024``, ``make bench`` up to
     131072 × 1024. Entries are clipped to ``[−1, 1]`` (a product of two
     rounded unit vectors can exceed 1 by an ulp).
 
     Memory: the products are formed in float64, a block of anchors at a time
     (at most ~1 MiB, at most ~1/8 of the table), and rounded once into the
-    result, so no temporary is as large as the table. ``tests/test_builders.py``
+    result, so no temporary is as large as the table. ``tests/maths/test_fast.py``
     holds the peak to 1.5 times the returned table at 8192 × 256; notebook 04
     measures under 1.1 at 20000 × 64. The formula also holds its float64 angle
     grid, half a float64 table.

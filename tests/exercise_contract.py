@@ -8,8 +8,8 @@ a new exercise is covered by the generic tests without a new line of test code.
 in a test module defines one parametrized test: the code that ``solution()``
 prints, run in the namespace the notebooks' setup cells give (``np``, ``math``,
 ``pe_utils`` and every public name of ``pe_utils``), gives an answer the checker
-accepts. (What every exercise does is in tests/test_exercise_contract.py and
-tests/test_exercises_generic.py.)
+accepts. (What every exercise does is in tests/exercises/test_contract.py and
+tests/exercises/test_every_exercise.py.)
 """
 
 import importlib

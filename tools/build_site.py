@@ -16,7 +16,6 @@ import html
 import json
 import re
 import shutil
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -26,12 +25,12 @@ from nbconvert.exporters import Exporter, HTMLExporter, TemplateExporter
 from nbconvert.filters.highlight import Highlight2HTML
 from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import course_fonts  # noqa: E402  (the fonts the pages ship: text measures the same on every machine)
-import navigation  # noqa: E402  (a sibling tool: titles, summaries, course order)
+from tools import (
+    course_fonts,  # (the fonts the pages ship: text measures the same on every machine)
+    navigation,  # (a sibling tool: titles, summaries, course order)
+)
+from tools.paths import NOTEBOOKS, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
 COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
 _TARGET = re.compile(r"""(?P<attr>\b(?:href|src))=(?P<quote>["'])(?P<url>[^"']*)(?P=quote)""")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")

@@ -1,8 +1,8 @@
 """Build a reveal.js slide deck of every notebook, with its stored outputs.
 
-``python tools/build_slides.py``                     into _build/slides/ (``make slides``)
-``python tools/build_slides.py --out DIR``           somewhere else
-``python tools/build_slides.py --show-figure-code``  keep the code above each figure
+``python -m tools.build_slides``                     into _build/slides/ (``make slides``)
+``python -m tools.build_slides --out DIR``           somewhere else
+``python -m tools.build_slides --show-figure-code``  keep the code above each figure
 
 Each cell's ``metadata["slideshow"]["slide_type"]`` (set by the notebook's author) decides
 its place: "slide", "subslide", "fragment", "-" (same slide), "skip", "notes". Nothing is
@@ -38,10 +38,11 @@ from pathlib import Path
 from nbconvert.exporters import SlidesExporter
 from nbconvert.preprocessors import Preprocessor
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import course_fonts  # noqa: E402  (the fonts the decks ship: text measures the same on every machine)
-import explorers_web  # noqa: E402  (interactive explorers: Vega-Lite drawn by local vega-embed)
-from build_site import (  # noqa: E402
+from tools import (
+    course_fonts,  # (the fonts the decks ship: text measures the same on every machine)
+    explorers_web,  # (interactive explorers: Vega-Lite drawn by local vega-embed)
+)
+from tools.build_site import (
     COURSE_TITLE,
     NODE_MODULES,
     NOTEBOOKS,

@@ -1,8 +1,8 @@
 """Check the course's markdown: relative links that resolve, and LaTeX that MathJax 3 renders.
 
-``python tools/check_markdown.py``  report every broken link and every formula MathJax cannot
+``python -m tools.check_markdown``  report every broken link and every formula MathJax cannot
 render, in every markdown cell of every notebook (and the links of README.md and
-CONTRIBUTING.md); exit 1 if there is any. tests/test_markdown.py runs the same checks.
+CONTRIBUTING.md); exit 1 if there is any. tests/tools/test_markdown.py runs the same checks.
 
 Math is found the way Jupyter finds it before rendering markdown: ``$…$``, ``$$…$$``,
 ``\\(…\\)``, ``\\[…\\]`` and ``\\begin{env}…\\end{env}``, outside code spans and fenced code
@@ -25,11 +25,9 @@ from urllib.parse import quote, unquote, urlsplit
 import mistune
 import nbformat
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-from browser import node_executable  # noqa: E402  (a sibling tool: Node.js and the browser)
+from tools.browser import node_executable  # (a sibling tool: Node.js and the browser)
+from tools.paths import NOTEBOOKS, ROOT, course_notebooks
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", NOTEBOOKS / "TEACHING.md"]
 MATHJAX = ROOT / "tools" / "npm_packages"
 CHECK_TEX = MATHJAX / "check_tex.mjs"
@@ -66,7 +64,7 @@ class Markdown:
 
 def notebook_markdown(folder: Path = NOTEBOOKS) -> Iterator[Markdown]:
     """Every markdown cell of every ``NN_*.ipynb`` in ``folder``."""
-    for path in sorted(folder.glob("[0-9][0-9]_*.ipynb")):
+    for path in course_notebooks(folder):
         notebook = nbformat.read(path, as_version=4)
         for index, cell in enumerate(notebook.cells):
             if cell.cell_type == "markdown":

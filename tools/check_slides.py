@@ -1,10 +1,10 @@
 """Build the slide decks and the site, open them in headless Chromium, and report what is cut.
 
-``python tools/check_slides.py``                          every deck and every site page
-``python tools/check_slides.py notebooks/03_*.ipynb``     only these decks (and the whole site)
-``python tools/check_slides.py --size 1024x768``          at another window size
-``python tools/check_slides.py --screenshots DIR``        also save a PNG of every slide and page
-``python tools/check_slides.py --no-cache``               open every page, even those that passed unchanged
+``python -m tools.check_slides``                          every deck and every site page
+``python -m tools.check_slides notebooks/03_*.ipynb``     only these decks (and the whole site)
+``python -m tools.check_slides --size 1024x768``          at another window size
+``python -m tools.check_slides --screenshots DIR``        also save a PNG of every slide and page
+``python -m tools.check_slides --no-cache``               open every page, even those that passed unchanged
 
 Every deck is opened at 1280x720 (or ``--size``) with every fragment shown, and every slide,
 horizontal and vertical, is visited. The check fails, naming the deck, the slide (h/v, as in
@@ -72,16 +72,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent))
-import browser  # noqa: E402
-import build_site  # noqa: E402
-import build_slides  # noqa: E402
-import course_fonts  # noqa: E402
-import navigation  # noqa: E402
+from tools import browser, build_site, build_slides, course_fonts, navigation
+from tools.paths import ROOT
 
-ROOT = build_site.ROOT
 SITE_TOOLS = ROOT / "tools" / "site"
-SITE_BUILD = SITE_TOOLS / "build.py"  # the site's builder (Sphinx), run in a process of its own
+SITE_BUILD = "tools.site.build"  # the site's builder (Sphinx), run in a process of its own (python -m)
 # The course's search check: Sphinx's index, read from disk, finds a word of notebook 12 on its page.
 SEARCH = ("timestep", "12_sinusoids_beyond_text.html")
 NPM_FOLDER = browser.NPM_FOLDER
@@ -410,9 +405,10 @@ def check(
     # process of its own; its pages are checked once it is done.
     site_build = (
         subprocess.Popen(
-            [sys.executable, str(SITE_BUILD), "--out", str(out / "site"), "--notebooks", str(folder)],
+            [sys.executable, "-m", SITE_BUILD, "--out", str(out / "site"), "--notebooks", str(folder)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
+            cwd=ROOT,
             text=True,
         )
         if site

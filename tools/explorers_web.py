@@ -30,11 +30,12 @@ import shutil
 from collections.abc import Callable
 from pathlib import Path
 
-import course_fonts  # a sibling tool: the fonts the pages ship
 from nbconvert.exporters import Exporter
 from nbconvert.preprocessors import Preprocessor
 
-ROOT = Path(__file__).resolve().parents[1]
+from tools import course_fonts  # a sibling tool: the fonts the pages ship
+from tools.paths import ROOT
+
 NODE_MODULES = ROOT / "tools" / "npm_packages" / "node_modules"
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 #: package -> its browser build (UMD, defines a global), loaded in this order.

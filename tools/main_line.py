@@ -2,10 +2,10 @@
 checkpoint exercises and silent check cells.
 
 A notebook's main line is everything before its ``## Going deeper`` heading (the whole notebook
-when it has none). ``tests/test_main_line.py`` holds the course to the budgets of CONTRIBUTING
+when it has none). ``tests/tools/test_main_line.py`` holds the course to the budgets of CONTRIBUTING
 ("Main line first"); run this file to see the figures:
 
-    python tools/main_line.py            # a table, one row per notebook
+    python -m tools.main_line            # a table, one row per notebook
 """
 
 from __future__ import annotations
@@ -16,8 +16,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
+from tools.paths import course_notebooks
 
 GOING_DEEPER = "## Going deeper"
 #: The marker of a pause-and-predict prompt: a learner's question whose answer is collapsed.
@@ -26,11 +25,6 @@ PREDICT = '<details class="predict">'
 _GENERATED = ("<!-- nav -->", "<!-- contents -->")
 _ASSERT = re.compile(r"^\s*assert\b|\bassert_\w+\(|\.check_\w+\(", re.MULTILINE)
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-
-
-def notebook_paths() -> list[Path]:
-    """The course's notebooks, in course order."""
-    return sorted(NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
 def is_teacher_note(cell) -> bool:
@@ -109,7 +103,7 @@ def silent_checks(cells) -> list[int]:
 def report(paths=None) -> list[dict]:
     """One row per notebook: its main-line figures."""
     rows = []
-    for path in paths or notebook_paths():
+    for path in paths or course_notebooks():
         notebook = nbformat.read(path, as_version=4)
         cells = main_line(notebook)
         rows.append(

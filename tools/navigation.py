@@ -1,9 +1,9 @@
 """Write the generated navigation of the course: nav lines, the contents list, the README list.
 
-``python tools/navigation.py``          rewrite every generated part that is stale (``make navigation``)
-``python tools/navigation.py --check``  change nothing; exit 1 naming every stale or missing part
-``python tools/navigation.py notebooks/00_contents.ipynb``  rewrite only the files named
-``python tools/navigation.py --set-summary notebooks/03_x.ipynb "One line."``  store a summary
+``python -m tools.navigation``          rewrite every generated part that is stale (``make navigation``)
+``python -m tools.navigation --check``  change nothing; exit 1 naming every stale or missing part
+``python -m tools.navigation notebooks/00_contents.ipynb``  rewrite only the files named
+``python -m tools.navigation --set-summary notebooks/03_x.ipynb "One line."``  store a summary
 
 The course is every ``NN_*.ipynb`` in ``notebooks/``, in the order of its two-digit
 prefix. Three kinds of markdown are generated, each found again by a marker comment at
@@ -36,9 +36,7 @@ from pathlib import Path
 
 import nbformat
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
-README = ROOT / "README.md"
+from tools.paths import NOTEBOOKS, README, course_notebooks
 
 NAV_MARKER = "<!-- nav -->"
 CONTENTS_MARKER = "<!-- contents -->"
@@ -49,7 +47,6 @@ QUESTIONS_MARKER = "<!-- questions -->"
 QUESTIONS_START = "<!-- questions:start -->"
 QUESTIONS_END = "<!-- questions:end -->"
 NAV_IDS = ("nav-top", "nav-bottom")
-NOTEBOOK_PATTERN = re.compile(r"^(\d\d)_[A-Za-z0-9_]+\.ipynb$")
 #: Metadata of a generated cell: skipped in slides, not editable by accident in JupyterLab.
 GENERATED_METADATA = {"slideshow": {"slide_type": "skip"}, "editable": False}
 #: Notebooks per generated contents cell: each cell is one slide at 1280×720.
@@ -73,11 +70,6 @@ class Entry:
 
 
 # ---- reading titles and summaries -------------------------------------------------------
-
-
-def course_notebooks(folder: Path = NOTEBOOKS) -> list[Path]:
-    """The notebooks of the course in ``folder``, in course order (by number prefix)."""
-    return sorted(path for path in folder.glob("[0-9][0-9]_*.ipynb") if NOTEBOOK_PATTERN.match(path.name))
 
 
 def is_generated(cell: nbformat.NotebookNode, marker: str) -> bool:

@@ -1,6 +1,6 @@
 """A notebook as text for `git diff` (make dev registers it as the textconv of *.ipynb).
 
-``python tools/notebook_diff.py NOTEBOOK.ipynb``   prints the notebook as jupytext's py:percent
+``python -m tools.notebook_diff NOTEBOOK.ipynb``   prints the notebook as jupytext's py:percent
 
 Every code cell is followed by its outputs as a ``# %% [raw]`` block: stream text and
 ``text/plain`` as they are, and each image (PNG, also inside an ``<img>`` of ``text/html``) as one

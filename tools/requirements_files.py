@@ -1,9 +1,9 @@
 """Read the pins of requirements.txt and environment.yml, and write the latter from the former.
 
-``python tools/requirements_files.py``         rewrites environment.yml from requirements.txt
-``python tools/requirements_files.py --check`` exits 1 if the two disagree
+``python -m tools.requirements_files``         rewrites environment.yml from requirements.txt
+``python -m tools.requirements_files --check`` exits 1 if the two disagree
 
-The test suite runs the same comparison (tests/test_requirements.py).
+The test suite runs the same comparison (tests/tools/test_requirements.py).
 """
 
 from __future__ import annotations
@@ -13,7 +13,8 @@ import re
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from tools.paths import ROOT
+
 REQUIREMENTS = ROOT / "requirements.txt"
 ENVIRONMENT = ROOT / "environment.yml"
 PYTHON_VERSION = "3.11"

@@ -1,7 +1,7 @@
 """Re-run notebooks top to bottom in a fresh kernel and store their outputs.
 
-``python tools/run_notebooks.py``                      every notebook in notebooks/
-``python tools/run_notebooks.py notebooks/03_*.ipynb`` only these
+``python -m tools.run_notebooks``                      every notebook in notebooks/
+``python -m tools.run_notebooks notebooks/03_*.ipynb`` only these
 
 This is ``make outputs``. Each notebook runs in its own folder with a fresh
 kernel, so execution counts go 1, 2, 3, … with no gaps; per-cell timing
@@ -11,7 +11,7 @@ cell that raises stops the run and nothing is written for that notebook.
 
 Cell metadata (``slideshow.slide_type``, ``tags``) is kept as it is. Before running, each
 notebook's slide layout is checked and every gap is printed as a WARNING (the outputs are
-still stored; ``tests/test_tools.py`` fails on the same gaps): a cell without
+still stored; ``tests/tools/test_tools.py`` fails on the same gaps): a cell without
 ``metadata["slideshow"]["slide_type"]``, or a title (``# ``) or section (``## ``) heading cell
 not followed by its teacher note (a "notes" cell holding ``<details class="teacher-note">``).
 """
@@ -28,8 +28,8 @@ import nbformat
 from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
+from tools.paths import course_notebooks
+
 CELL_TIMEOUT_SECONDS = 300
 SLIDE_TYPES = ("slide", "subslide", "fragment", "-", "skip", "notes")
 _HEADING = re.compile(r"^(#{1,2}) (.+)$", re.MULTILINE)
@@ -77,11 +77,6 @@ def slide_layout_problems(notebook) -> list[str]:
                     f"cell {index}, {what} {level} {title!r}, is not followed by a teacher-note cell"
                 )
     return problems
-
-
-def course_notebooks() -> list[Path]:
-    """Every notebook of the course, in course order (by its number prefix)."""
-    return sorted(path for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
 
 
 def merge_streams(notebook: nbformat.NotebookNode) -> None:

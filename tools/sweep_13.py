@@ -1,7 +1,7 @@
 """Every number notebook 13 says was checked outside it, re-run over more seeds; prints them all.
 
-``python tools/sweep_13.py``              every section (a few minutes on one core)
-``python tools/sweep_13.py --sections 5``  one or more sections (1 … 5) only
+``python -m tools.sweep_13``              every section (a few minutes on one core)
+``python -m tools.sweep_13 --sections 5``  one or more sections (1 … 5) only
 
 Not part of ``make test``: it trains 500-odd heads. Each section repeats the notebook's own
 experiment with the notebook's sizes, recipe and seeding, over more seeds, and prints what the
@@ -12,13 +12,9 @@ seeds 0–4 here; "100 more seeds" are seeds 5–104.
 from __future__ import annotations
 
 import argparse
-import sys
 import time
-from pathlib import Path
 
 import numpy as np
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from pe_utils import (  # noqa: E402
     first_negative_offset,

@@ -1,7 +1,7 @@
 """Re-run a notebook's seeded experiment over many more seeds and check that its asserts hold.
 
-``python tools/sweep_seeds.py notebooks/12_sinusoids_beyond_text.ipynb``               10 000 seeds
-``python tools/sweep_seeds.py notebooks/12_sinusoids_beyond_text.ipynb --seeds 200``  fewer
+``python -m tools.sweep_seeds notebooks/12_sinusoids_beyond_text.ipynb``               10 000 seeds
+``python -m tools.sweep_seeds notebooks/12_sinusoids_beyond_text.ipynb --seeds 200``  fewer
 
 A notebook reports an experiment with random draws over a few seeds and asserts bounds that
 must hold for every seed (CONTRIBUTING, NOTEBOOK_STYLE "Experiments and budgets"). Five seeds
@@ -33,7 +33,7 @@ from nbclient import NotebookClient
 from nbclient.exceptions import CellExecutionError
 
 TAG = "seed-sweep"
-DEFAULT_SEEDS = 10_000  # notebook 12 cites this count ("seeds 0 to 9 999"); tests/test_sweep_seeds.py
+DEFAULT_SEEDS = 10_000  # notebook 12 cites this count ("seeds 0 to 9 999"); tests/tools/test_sweep_seeds.py
 SEEDS_LINE = re.compile(r"^seeds = range\((\d+)\)[ \t]*$", re.MULTILINE)
 CELL_TIMEOUT_SECONDS = 3600
 

@@ -1,6 +1,6 @@
 """Copy the course's notebooks into workspace/, your own copies to edit and run.
 
-``python tools/workspace.py``  (``make workspace``), then ``make lab LAB_DIR=workspace``
+``python -m tools.workspace``  (``make workspace``), then ``make lab LAB_DIR=workspace``
 
 A notebook already in workspace/ is never overwritten, so your answers are safe: the
 command only adds what is missing (a new notebook, or one you deleted to start over) and
@@ -15,8 +15,8 @@ import shutil
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-NOTEBOOKS = ROOT / "notebooks"
+from tools.paths import NOTEBOOKS, ROOT
+
 WORKSPACE = ROOT / "workspace"
 SKIP = {".ipynb_checkpoints", "__pycache__"}
 

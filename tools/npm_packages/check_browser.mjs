@@ -36,7 +36,7 @@ const LOCAL = /^(file|data|blob|about):/i;
 // (center: false) every slide sits in the same box, so one layout measures them all (checks 1-3,
 // 5, 6). Then reveal.js visits every slide, for what it draws around the slides: the slide number
 // (check 4). Both passes report what the old one-slide-at-a-time check reported, fault for fault
-// (tests/test_browser_checker.py injects each kind). A deck that centers its slides (reveal.js moves each
+// (tests/tools/test_browser_checker.py injects each kind). A deck that centers its slides (reveal.js moves each
 // one down as it is shown) is refused rather than measured wrongly: the course's are top-aligned.
 function inspectDeck(linkedSheets) {
   const problems = [];

@@ -3,7 +3,7 @@
 // Reads a JSON array of {"tex": "...", "display": true|false} on stdin and writes a
 // JSON array of the same length: null for a formula MathJax renders, or the error
 // message MathJax shows in its place (an <merror> node). One process checks every
-// formula of the course (tests/test_markdown.py starts it once).
+// formula of the course (tests/tools/test_markdown.py starts it once).
 //
 // Packages: all of MathJax 3's TeX extensions, as JupyterLab 4 loads them, except
 // `noerrors` and `noundefined`: they only change how a broken formula looks (its source

@@ -1,7 +1,7 @@
 """Build the course's web site with Sphinx, myst-nb and sphinx-book-theme (``make site``).
 
-``python tools/site/build.py``                 into _build/site/; open _build/site/index.html from disk
-``python tools/site/build.py --out DIR``       somewhere else (its sources are staged in DIR-src/)
+``python -m tools.site.build``                 into _build/site/; open _build/site/index.html from disk
+``python -m tools.site.build --out DIR``       somewhere else (its sources are staged in DIR-src/)
 
 Every notebook is a page, in course order, with its stored outputs (nothing is executed);
 README.md is the home page (index.html), TEACHING.md a page. The sidebar lists every page,
@@ -27,17 +27,12 @@ import sys
 import warnings
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-TOOLS = HERE.parent
-ROOT = TOOLS.parent
-sys.path.insert(0, str(TOOLS))
-sys.path.insert(0, str(HERE))
-import course_site  # noqa: E402
-import navigation  # noqa: E402  (titles, course order)
+from tools import navigation  # titles, course order
+from tools.paths import BUILD, NOTEBOOKS, README
+from tools.site import course_site
 
-NOTEBOOKS = ROOT / "notebooks"
-README = ROOT / "README.md"
-OUT = ROOT / "_build" / "site"
+HERE = Path(__file__).resolve().parent
+OUT = BUILD / "site"
 # The sidebar's groups: the contents notebook, the core notebooks (CONTRIBUTING: 00-06 are read
 # first, main line first), the rest, then the teacher's guide and any other .md file.
 GROUPS = (

@@ -11,27 +11,27 @@ are shown) and nothing is fetched: MathJax, vega and the theme's own files are c
 import sys
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path.insert(0, str(HERE))
-import course_site  # noqa: E402  (the course's Sphinx extension: explorers, anchors, MathJax, fonts)
+# Sphinx reads this file by path: the repository (where the tools package is) goes on sys.path.
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tools.site import course_site  # noqa: E402  # the course's Sphinx extension: explorers, anchors, MathJax, fonts
 
 project = course_site.COURSE_TITLE
 author = "The course's authors"
 copyright = "the course's authors"
 root_doc = "index"
-extensions = ["myst_nb", "course_site"]
+extensions = ["myst_nb", "tools.site.course_site"]
 exclude_patterns = ["_build", "**.ipynb_checkpoints"]
 
 # Notebooks: shown with their stored outputs, read by the course's reader (explorers as HTML).
 nb_execution_mode = "off"
-nb_custom_formats = {".ipynb": ["course_site.read_notebook", {}]}
+nb_custom_formats = {".ipynb": ["tools.site.course_site.read_notebook", {}]}
 nb_merge_streams = True
 # Markdown as JupyterLab reads it: $…$ and $$…$$ math, tables, HTML blocks; headings carry
 # JupyterLab's anchors (``#6.-Two-layouts,-one-permutation``) so that every link keeps working.
 myst_enable_extensions = ["dollarmath", "amsmath", "strikethrough"]
 myst_dmath_double_inline = True
 myst_heading_anchors = 6
-myst_heading_slug_func = "course_site.jupyter_slug"
+myst_heading_slug_func = "tools.site.course_site.jupyter_slug"
 suppress_warnings = ["myst.strikethrough"]
 
 # MathJax 3 from the course's npm package, copied into _static/mathjax/ (never a CDN), with
@@ -41,7 +41,7 @@ mathjax3_config = None  # course_site adds MathJax's settings (MATHJAX_CONFIG_JS
 
 html_theme = "sphinx_book_theme"
 html_title = course_site.COURSE_TITLE
-html_static_path = [str(HERE / "static")]
+html_static_path = [str(Path(__file__).resolve().parent / "static")]
 html_css_files = ["course-site.css"]
 html_copy_source = True  # the download button gives the notebook
 html_show_sourcelink = False

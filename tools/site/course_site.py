@@ -17,20 +17,19 @@ from __future__ import annotations
 
 import json
 import shutil
-import sys
 from pathlib import Path
 
 import nbformat
 
+from tools import (
+    course_fonts,  # the fonts the decks and the site ship
+    explorers_web,  # the explorers' HTML form and loader, shared with the decks
+)
+from tools.paths import NODE_MODULES
+
 HERE = Path(__file__).resolve().parent
-TOOLS = HERE.parent
-ROOT = TOOLS.parent
-sys.path.insert(0, str(TOOLS))
-import course_fonts  # noqa: E402  (the fonts the decks and the site ship)
-import explorers_web  # noqa: E402  (the explorers' HTML form and loader, shared with the decks)
 
 COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
-NODE_MODULES = TOOLS / "npm_packages" / "node_modules"
 MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
 # All TeX extensions, HTML-CSS output (as JupyterLab), and the web fonts that output loads.
 MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
@@ -65,7 +64,12 @@ def code_digest() -> str:
 
     digest = hashlib.sha256()
     for path in sorted(
-        [*HERE.rglob("*.py"), *HERE.rglob("*.css"), TOOLS / "explorers_web.py", TOOLS / "course_fonts.py"]
+        [
+            *HERE.rglob("*.py"),
+            *HERE.rglob("*.css"),
+            HERE.parent / "explorers_web.py",
+            HERE.parent / "course_fonts.py",
+        ]
     ):
         if "__pycache__" not in path.parts:
             digest.update(path.name.encode() + b"\0" + path.read_bytes())
