@@ -20,7 +20,9 @@ import subprocess
 import time
 from pathlib import Path
 
-NPM_FOLDER = Path(__file__).resolve().parent / "npm_packages"
+from tools.paths import NPM_PACKAGES
+
+NPM_FOLDER = NPM_PACKAGES
 NODE_MODULES = NPM_FOLDER / "node_modules"
 BROWSER_FOLDER = NODE_MODULES / ".chromium"  # where the browser is unpacked
 UNPACK_SECONDS = 300
