@@ -33,8 +33,6 @@ NESTINGS: tuple[tuple[str, ...], ...] = tuple(itertools.permutations(NESTING_NAM
 
 
 NESTINGS: tuple[tuple[str, ...], ...] = tuple(itertools.permutations(NESTING_NAMES))
-#: The one-letter shorthand :func:`sinusoid_table` also accepts (``"ati"`` for the order above).
-_NESTING_LETTERS = {"axis": "a", "trig": "t", "frequency": "i"}
 
 
 def geometric_frequencies(n_frequencies: int, *, base: float = 10000.0, shift: float = 0.0) -> np.ndarray:
@@ -74,30 +72,26 @@ def octave_frequencies(n_frequencies: int) -> np.ndarray:
     return 2.0 ** np.arange(n_frequencies, dtype=np.float64)
 
 
-def _check_nesting(nesting: Any) -> str:
-    """``nesting`` as the internal letters (``"ati"`` …): names in order, or their first letters."""
+def _check_nesting(nesting: Any) -> tuple[str, str, str]:
+    """``nesting`` as the three names, outermost first (the axis outermost when left out)."""
     if isinstance(nesting, (tuple, list)) and all(isinstance(name, str) for name in nesting):
-        if len(nesting) == 2 and sorted(nesting) == ["frequency", "trig"]:
-            nesting = ("axis", *nesting)
-        if sorted(nesting) == sorted(NESTING_NAMES):
-            return "".join(_NESTING_LETTERS[name] for name in nesting)
-    elif isinstance(nesting, str):
-        if len(nesting) == 2 and sorted(nesting) == ["i", "t"]:
-            nesting = "a" + nesting
-        if sorted(nesting) == ["a", "i", "t"]:
-            return nesting
+        names = tuple(nesting)
+        if len(names) == 2 and sorted(names) == ["frequency", "trig"]:
+            names = ("axis", *names)
+        if sorted(names) == sorted(NESTING_NAMES):
+            return names
     raise ValueError(
         "nesting must order the names 'axis', 'trig' (sin/cos) and 'frequency' from the outermost to "
         "the innermost, e.g. ('trig', 'frequency') or ('axis', 'trig', 'frequency') (axis first when "
-        f"left out), or their first letters ('ti', 'ati'; i for frequency), got {nesting!r}"
+        f"left out), got {nesting!r}"
     )
 
 
-def _channel_index(n_axes: int, n_frequencies: int, nesting: str, first: str) -> np.ndarray:
+def _channel_index(n_axes: int, n_frequencies: int, nesting: tuple[str, ...], first: str) -> np.ndarray:
     """``index[t, a, i]``: the column of trig ``t`` (0 = sin, 1 = cos) of axis ``a``, frequency ``i``."""
-    sizes = {"a": n_axes, "t": 2, "i": n_frequencies}
-    columns = np.arange(2 * n_axes * n_frequencies).reshape([sizes[letter] for letter in nesting])
-    index = np.transpose(columns, [nesting.index(letter) for letter in "tai"])
+    sizes = {"axis": n_axes, "trig": 2, "frequency": n_frequencies}
+    columns = np.arange(2 * n_axes * n_frequencies).reshape([sizes[name] for name in nesting])
+    index = np.transpose(columns, [nesting.index(name) for name in ("trig", "axis", "frequency")])
     return index if first == "sin" else index[::-1]
 
 
@@ -144,8 +138,7 @@ def sinusoid_table(
     ``("frequency", "trig")`` the interleaved ``[sin, cos, sin, cos, …]``; for two axes
     ``("axis", "trig", "frequency")`` is MAE's per-axis blocks and ``("trig", "axis",
     "frequency")`` timm's ``[sin y | sin x | cos y | cos x]``; NeRF's code is ``("frequency",
-    "trig", "axis")``. The first letters (``"ti"``, ``"ati"``, ``i`` for the frequency) are
-    accepted as a shorthand. ``include_input`` puts the positions first (NeRF); ``pad`` appends
+    "trig", "axis")``. ``include_input`` puts the positions first (NeRF); ``pad`` appends
     zero columns (odd ``dim`` in DDPM and diffusers). :data:`ROSETTA` names the settings of each
     library. Introduced in notebook 12.
 
@@ -162,7 +155,7 @@ def sinusoid_table(
     first : {"sin", "cos"}
     nesting : tuple of str
         An order of ``("axis", "trig", "frequency")`` (or of ``("trig", "frequency")``, the axis
-        outermost), or the same as a string of first letters (``"ati"``, ``"ti"``).
+        outermost); anything else (a string of letters too) is refused, naming the three names.
     include_input : bool
     pad : int
         Non-negative number of zero columns appended.
@@ -207,7 +200,7 @@ def sinusoid_table(
     return np.concatenate(parts, axis=1)
 
 
-def _table_shift_matrix(offsets: np.ndarray, omega: np.ndarray, *, nesting: str) -> np.ndarray:
+def _table_shift_matrix(offsets: np.ndarray, omega: np.ndarray, *, nesting: tuple[str, ...]) -> np.ndarray:
     """The rotation that moves a :func:`sinusoid_table` row (no input, no padding) by ``offsets``."""
     n_axes = offsets.size
     index = _channel_index(n_axes, omega.size, nesting, "sin")
