@@ -14,7 +14,7 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_outp
 
 from pe_utils.notebook import explorers
 from tests.tools import test_tools  # Links, Resources, REMOTE: the pages' parsers
-from tools.paths import ROOT
+from tools.paths import ROOT, course_notebooks
 from tools.site import build as site_build
 from tools.site import course_site
 
@@ -33,8 +33,11 @@ def assert_site_builds(site: Path, notebooks: list[Path]) -> None:
     pages = [path.stem + ".html" for path in notebooks]
     assert sorted(p.name for p in site.glob("[0-9][0-9]_*.html")) == pages
     guides = [f"{path.stem}.html" for path in sorted(notebooks[0].parent.glob("*.md"))] if notebooks else []
-    for page in [site / "index.html", *(site / name for name in pages + guides)]:
-        assert sidebar_links(page) == ["index.html", *pages, *guides], f"{page.name}: sidebar in course order"
+    # 00's tracks have a page of their own, right after 00 (a course without 00 has none)
+    tracks = [f"{site_build.TRACKS}.html"] if pages and pages[0].startswith("00_") else []
+    sidebar = ["index.html", *pages[:1], *tracks, *pages[1:], *guides]
+    for page in [site / "index.html", *(site / name for name in pages + tracks + guides)]:
+        assert sidebar_links(page) == sidebar, f"{page.name}: sidebar in course order"
         html = page.read_text(encoding="utf-8")
         parser = test_tools.Resources()
         parser.feed(html)
@@ -172,6 +175,26 @@ def test_search_index_holds_the_words_of_every_page(built):
     _, site = built
     index = (site / "searchindex.js").read_text(encoding="utf-8")
     assert '"zebrafinch"' in index and '"01_a"' in index
+
+
+def test_the_tracks_page_is_00s_who_reads_what_one_section_per_reader():
+    notebooks = course_notebooks()
+    page = site_build.tracks_markdown(notebooks)
+    contents = nbformat.read(notebooks[0], as_version=4)
+    table = next(cell.source for cell in contents.cells if cell.source.startswith("## Who reads what"))
+    readers = [
+        line.strip("|").split(" | ")[0].strip() for line in table.splitlines() if line.startswith("|")
+    ][2:]
+    assert len(readers) >= 4
+    headings = re.findall(r"^## (.+)$", page, re.MULTILINE)
+    # every reader of 00's table is a section (an entry of the page's outline), then the path
+    assert [heading.lower() for heading in headings] == [
+        *(reader.lower() for reader in readers),
+        "a one-hour path",
+    ]
+    assert "](#A-one-hour-path)" in page  # 00's in-page link finds the path's section here too
+    # a course whose 00 lacks the table, or that has no 00, gets no tracks page
+    assert site_build.tracks_markdown(notebooks[1:]) is None
 
 
 def test_slugs_and_markdown_links():

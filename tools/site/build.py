@@ -4,7 +4,9 @@
 ``python -m tools.site.build --out DIR``       somewhere else (its sources are staged in DIR-src/)
 
 Every notebook is a page, in course order, with its stored outputs (nothing is executed);
-README.md is the home page (index.html), TEACHING.md a page. The sidebar lists every page,
+README.md is the home page (index.html), TEACHING.md a page, and the tracks of notebook 00 ("Who
+reads what" and its one-hour path) a page of their own, ``tracks.html``, one section per reader
+(``tracks_markdown``). The sidebar lists every page,
 search works from disk (Sphinx's index, no server), each page has prev/next and an outline.
 Nothing is fetched at build or view time (tools/site/course_site.py).
 
@@ -26,6 +28,8 @@ import shutil
 import sys
 import warnings
 from pathlib import Path
+
+import nbformat
 
 from tools import navigation  # titles, course order
 from tools.paths import BUILD, NOTEBOOKS, README
@@ -80,11 +84,52 @@ def site_markdown(text: str, source: Path, staged: dict[Path, str]) -> str:
     return _LINK.sub(link, text)
 
 
-def toctrees(notebooks: list[Path], documents: list[str]) -> str:
-    """The hidden toctrees of the sidebar: the notebooks in course order (``GROUPS``), then ``documents``."""
+TRACKS = "tracks"  # the page of 00's tracks, after 00 in the sidebar
+_TRACKS_CELL = "## Who reads what"
+_PATH_CELL = "### A one-hour path"
+
+
+def tracks_markdown(notebooks: list[Path]) -> str | None:
+    """The tracks page: 00's "Who reads what", one section per reader, then its one-hour path.
+
+    Made from notebook 00's own cells (its table, one row per reader: who, what to read, how long),
+    so the page never says other than 00; ``None`` when the course has no 00 with those cells.
+    """
+    contents = [path for path in notebooks if path.name.startswith("00_")]
+    if not contents:
+        return None
+    cells = [
+        cell.source for cell in nbformat.read(contents[0], as_version=4).cells if cell.cell_type == "markdown"
+    ]
+    tracks = next((cell for cell in cells if cell.startswith(_TRACKS_CELL)), None)
+    one_hour = next((cell for cell in cells if cell.startswith(_PATH_CELL)), None)
+    if tracks is None or one_hour is None:
+        return None
+    rows = [line for line in tracks.splitlines() if line.startswith("|")][2:]  # after header and rule
+    after = tracks.split(rows[-1], 1)[1].strip() if rows else ""
+    sections = []
+    for row in rows:
+        reader, read, time = (part.strip() for part in row.strip("|").split(" | "))
+        sections.append(f"## {reader[0].upper()}{reader[1:]}\n\n**Read:** {read}.\n\n**Time:** {time}.")
+    return "\n\n".join(
+        [
+            f"# Tracks through the course\n\nWho reads what, from [00 · Contents]({contents[0].name}): "
+            "each reader's route through the notebooks and how long it takes.",
+            *sections,
+            after,
+            one_hour[1:],  # "### A one-hour path" as a section of its own: "## A one-hour path"
+        ]
+    )
+
+
+def toctrees(notebooks: list[Path], documents: list[str], start: tuple[str, ...] = ()) -> str:
+    """The hidden toctrees of the sidebar: the notebooks in course order (``GROUPS``), each group's pages
+    ``start`` after 00's, then ``documents``."""
     blocks = []
     for caption, numbers in GROUPS:
         names = [path.stem for path in notebooks if int(path.name[:2]) in numbers]
+        if names and 0 in numbers:
+            names += list(start)
         if names:
             blocks.append(f"```{{toctree}}\n:hidden:\n:caption: {caption}\n\n" + "\n".join(names) + "\n```")
     if documents:
@@ -127,7 +172,11 @@ def stage(src: Path, folder: Path = NOTEBOOKS, readme: Path = README) -> None:
         if readme.is_file()
         else f"# {course_site.COURSE_TITLE}\n"
     )
-    _write(src / "index.md", home + toctrees(notebooks, documents))
+    tracks = tracks_markdown(notebooks)
+    if tracks is not None:
+        staged[(folder / f"{TRACKS}.md").resolve()] = f"{TRACKS}.md"
+        _write(src / f"{TRACKS}.md", site_markdown(tracks, folder / f"{TRACKS}.md", staged))
+    _write(src / "index.md", home + toctrees(notebooks, documents, (TRACKS,) if tracks is not None else ()))
     wanted = {src / name for name in staged.values()}
     for path in sorted(src.rglob("*"), reverse=True):
         if path.is_file() and path not in wanted:
