@@ -1,14 +1,15 @@
-"""One-line setup for every notebook of the course.
+"""What the notebooks run the mathematics with (it imports the mathematics; never the reverse).
 
-``rng = setup_notebook()`` sets the printing precision, the course's plot
-style and PNG figures without version metadata (so stored outputs do not
-change between runs), and returns a seeded random generator. Introduced in
-notebook 01.
-
-The printing helpers (notebook 10) round what a notebook prints so that another
-CPU prints the same digits: ``rounded`` refuses a value too close to a rounding
-boundary, ``pct`` prints a share as a whole percent, ``mean_range`` prints
-"mean (smallest–largest)" of per-seed values.
+- ``setup``      ``rng = setup_notebook()``: printing precision, the course's plot style, PNG
+  figures without version metadata (stored outputs do not change between runs), a seeded
+  random generator. Introduced in notebook 01.
+- ``figures``    the single figure style, ``show_figure`` (a figure stored with its description
+  as alt text) and the figures several notebooks draw.
+- ``reporting``  printing that gives the same digits on every CPU (notebook 10 onwards):
+  ``rounded`` refuses a value too close to a rounding boundary, ``pct`` prints a share as a
+  whole percent, ``mean_range`` prints "mean (smallest–largest)" of per-seed values.
+- ``explorers/`` figures with sliders that run in the browser (Vega-Lite), one module per chart:
+  ``from pe_utils.notebook import explorers``.
 """
 
 from .reporting import (
