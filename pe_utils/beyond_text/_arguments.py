@@ -41,7 +41,6 @@ def _check_dim(dim: Any) -> int:
 _DENOMINATOR_TOLERANCE = 1e-9
 
 
-_DENOMINATOR_TOLERANCE = 1e-9
 #: The largest ``|log ω|`` a grid may reach: ``exp(709.78)`` is float64's largest number.
 _LARGEST_LOG = math.log(np.finfo(np.float64).max)
 

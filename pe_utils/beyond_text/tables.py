@@ -27,11 +27,7 @@ from ._arguments import _check_angles, _check_bool, _check_grid, _check_real, _l
 NESTING_NAMES: tuple[str, ...] = ("axis", "trig", "frequency")
 
 
-NESTING_NAMES: tuple[str, ...] = ("axis", "trig", "frequency")
 #: Every valid ``nesting``: each order of :data:`NESTING_NAMES`.
-NESTINGS: tuple[tuple[str, ...], ...] = tuple(itertools.permutations(NESTING_NAMES))
-
-
 NESTINGS: tuple[tuple[str, ...], ...] = tuple(itertools.permutations(NESTING_NAMES))
 
 
@@ -214,7 +210,6 @@ def _table_shift_matrix(offsets: np.ndarray, omega: np.ndarray, *, nesting: tupl
     return matrix
 
 
-_AXIS_COLUMNS = {"p": 0, "t": 0, "x": 0, "y": 1, "z": 2}
 #: The frequency grids: :func:`geometric_frequencies` (``base``, ``shift``) or NeRF's
 #: :func:`octave_frequencies`.
 FREQUENCY_GRIDS: tuple[str, ...] = ("geometric", "octaves")

@@ -18,7 +18,6 @@ from .._checks import (
 from .gradient import _loss_and_gradient, _Task
 from .head import LookBackHead
 
-NO_TARGET: int = -1
 #: The most Adam steps ``train_head`` takes (notebook 10 uses 100).
 MAX_STEPS: int = 100_000
 

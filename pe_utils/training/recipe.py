@@ -28,27 +28,22 @@ class TaskSizes(NamedTuple):
 SIZES: TaskSizes = TaskSizes(vocab_size=8, d_model=16, length=16, offset=2)
 
 
-SIZES: TaskSizes = TaskSizes(vocab_size=8, d_model=16, length=16, offset=2)
 #: Notebook 10's optimiser settings, ``train_head(head, *data, **TRAINING)``: 100 full-batch Adam
 #: steps with learning rate 0.05 (β₁, β₂ and ε are :func:`adam_update`'s defaults).
 TRAINING: dict[str, Any] = {"steps": 100, "learning_rate": 0.05}
 
 
-TRAINING: dict[str, Any] = {"steps": 100, "learning_rate": 0.05}
 #: Sequences in one training set, and what is added to a run's seed to draw them.
 TRAINING_SEQUENCES: int = 64
 
 
-TRAINING_SEQUENCES: int = 64
 DATA_SEED_OFFSET: int = 100
 
 
-DATA_SEED_OFFSET: int = 100
 #: The lengths notebook 10 tests at: ``n, 2n, 4n``.
 TEST_LENGTHS: tuple[int, ...] = (SIZES.length, 2 * SIZES.length, 4 * SIZES.length)
 
 
-TEST_LENGTHS: tuple[int, ...] = (SIZES.length, 2 * SIZES.length, 4 * SIZES.length)
 #: Test positions per length: ``2048 // m`` sequences of length ``m``.
 TEST_POSITIONS: int = 2048
 

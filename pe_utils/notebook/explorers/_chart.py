@@ -11,23 +11,19 @@ import numbers
 from typing import Any
 
 from ..._checks import _is_integer, check_base, check_d_model
-from ...context import LENGTH_DEPENDENT_RULES, RULES
 
 #: The MIME type JupyterLab 4 renders with Vega-Lite 5 (its built-in vega5 extension).
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 
 
-VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 #: The Vega-Lite JSON schema the specs follow (the version of the npm package vega-lite).
 VEGALITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 
 
-VEGALITE_SCHEMA = "https://vega.github.io/schema/vega-lite/v5.json"
 #: Text form of an explorer (compared by nbval): this prefix, then its description.
 TEXT_PREFIX = "[interactive figure] "
 
 
-SCALING_RULES: tuple[str, ...] = tuple(rule for rule in RULES if rule not in LENGTH_DEPENDENT_RULES)
 _FONT_SIZES = {"title": 14, "axis": 12, "labels": 11}
 
 
@@ -195,9 +191,7 @@ def _check_even_in(d_model: Any, name: str, low: int, high: int) -> int:
 _BASE = "pow(10, log10_base)"
 
 
-_BASE = "pow(10, log10_base)"
 _OMEGA = f"pow({_BASE}, -2 * datum.i / d)"  # ω_i = base^(−2i/d)
 
 
-_OMEGA = f"pow({_BASE}, -2 * datum.i / d)"  # ω_i = base^(−2i/d)
 _BASE_TEXT = f"format({_BASE}, ',.0f')"  # the base as a title shows it: 10,000

@@ -9,7 +9,6 @@ from ..._checks import check_base
 from ...context import LENGTH_DEPENDENT_RULES, RULES, check_scaling
 from ._chart import Explorer, _calc, _chart, _check_even_in, _check_range, _radio, _slider
 
-TEXT_PREFIX = "[interactive figure] "
 #: The context-extension rules of :func:`scaling_explorer`, as Hugging Face's ``rope_type``: the
 #: static ones (``"dynamic"`` also depends on the current length, which the chart has no slider for).
 SCALING_RULES: tuple[str, ...] = tuple(rule for rule in RULES if rule not in LENGTH_DEPENDENT_RULES)
