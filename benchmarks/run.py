@@ -80,7 +80,7 @@ BUDGETS = {
     "lab": 45.0,  # `make lab` from a fresh clone until its URL is printed, no browser downloaded
 }
 BUDGET_NOTEBOOKS = 14
-#: The browser check of every deck and site page (tools/check_slides.py), 14 decks included.
+#: The browser check of every deck and site page (tools/browser_check.py), 14 decks included.
 BROWSER_SECONDS = 10.0
 #: Each notebook's cells under nbval, after kernel start; more for a notebook that trains a model.
 NOTEBOOK_SECONDS = 4.0
@@ -400,11 +400,11 @@ def bench_browser(r: float) -> dict[str, object]:
     """The browser check of every deck and site page (tests/course/test_browser.py's), in this checkout."""
     print("\n## The browser check: every deck and site page in headless Chromium, in this checkout")
     try:
-        from tools import check_slides
+        from tools import browser_check
     except ImportError as error:
         print(f"skipped: {error}")
         return {}
-    if not (check_slides.NPM_FOLDER / "node_modules").is_dir():
+    if not (browser_check.NPM_FOLDER / "node_modules").is_dir():
         print("skipped: the npm packages are not installed here (`make check-slides` installs them)")
         return {}
     results: dict[str, object] = {"browser ok": True}
@@ -412,7 +412,7 @@ def bench_browser(r: float) -> dict[str, object]:
         cache = Path(scratch) / "cache.json"  # empty: every page opened; then every page kept
         for label, key in (("cold", "browser"), ("warm", "browser warm")):
             start = time.perf_counter()
-            report = check_slides.check(cache=cache)
+            report = browser_check.check(cache=cache)
             seconds = time.perf_counter() - start
             print(f"{label}: {in_r(seconds, r)} wall ({load()}); {report.summary().splitlines()[0]}")
             lines = [line.strip() for line in report.summary().splitlines()[-3:] if "total:" not in line]
@@ -472,7 +472,7 @@ def bench_test_command(r: float) -> dict[str, object]:
     """`make setup` in a fresh clone, then `make test` twice: the first cold, the second warm.
 
     The first run has nothing cached, as on CI and after any fresh clone; the second finds the
-    browser check's results of the decks and pages that passed (tools/check_slides.py keeps
+    browser check's results of the decks and pages that passed (tools/browser_check.py keeps
     them in _build/browser-check-cache.json), as a maintainer's next run does. "After set-up" is
     the median of the two, and "fresh clone to green" is set-up plus the first.
     """

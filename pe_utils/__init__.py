@@ -12,18 +12,20 @@ The mathematics, one module (or folder) per idea, in the order the notebooks int
 - ``precision``     (07, 08) an extended-precision reference; angles in low precision; bfloat16
 - ``conventions``   (07) the conventions of real libraries: build, convert, detect
 - ``rope``          (08) rotary position embedding: rotate instead of add
-- ``context``       (09) context-extension rules as frequency rescaling; ALiBi slopes
+- ``rope_scaling``  (09) longer contexts: the context-extension rules as frequency rescaling
+- ``alibi``         (09) ALiBi's slopes, the contrast: a bias linear in the distance
 - ``training/``     (10) a head that learns to look back: ``task``, ``head``, ``gradient``,
-  ``adam``, notebook 10's ``recipe``, and the ``analysis`` of what it learned
+  ``train`` (Adam and the training loop), notebook 10's ``recipe``, and the ``analysis`` of what it
+  learned (also notebook 13's p-RoPE head)
 - ``pipeline/``     (11) ``positions`` from masks and packing, a ``decoder`` with a KV cache,
   converting ``checkpoints`` between pairings
 - ``beyond_text/``  (12) diffusion ``timesteps``, ``images`` grids, ``fourier`` features,
-  ``rope_nd`` on several axes, one parametrised table (``tables``) and the ``rosetta`` stone
+  ``rope_nd`` on several axes, one parametrised table (``sinusoid_table``) and the ``rosetta`` stone
 - ``frequency_use`` (13) which RoPE frequencies a model uses and which a length needs
 
-Apart from the mathematics (they import it; it never imports them, tests/test_layout.py):
+Apart from the mathematics (they import it; it never imports them, tests/test_import_rules.py):
 
-- ``notebook/``     what a notebook runs: ``setup`` (``setup_notebook``), ``figures`` (the
+- ``notebook_helpers/`` what a notebook runs: ``setup`` (``setup_notebook``), ``figures`` (the
   course's style and recurring figures), ``reporting`` (printed results that are the same on
   every machine), ``explorers/`` (figures with sliders, one module per chart)
 - ``exercises/``    the "Check yourself" engine and one module ``nbNN`` per notebook
@@ -33,6 +35,7 @@ separate package run with ``python -m tools.<name>``; nothing here imports it.
 """
 
 from ._checks import LAYOUTS, MAX_TABLE_BYTES
+from .alibi import alibi_slopes
 from .attention import (
     EncoderWeights,
     attention_weights,
@@ -71,7 +74,6 @@ from .beyond_text import (
     timestep_frequencies,
 )
 from .binary import binary_codes
-from .context import alibi_slopes, rope_frequencies, yarn_attention_scale
 from .conventions import (
     CONVENTIONS,
     convention_table,
@@ -94,8 +96,8 @@ from .frequency_use import (
     p_rope_frequencies,
     smallest_base,
 )
-from .notebook import setup_notebook
-from .notebook.figures import show_figure
+from .notebook_helpers import setup_notebook
+from .notebook_helpers.figures import show_figure
 from .pipeline import (
     DecoderWeights,
     KVCache,
@@ -110,6 +112,7 @@ from .pipeline import (
 )
 from .precision import encode_with_angle_dtype, float32_angle_error, reference_encoding, round_to_bfloat16
 from .rope import rope
+from .rope_scaling import rope_frequencies, yarn_attention_scale
 from .rotation import shift, shift_matrix
 from .similarity import commuting_part, similarity_profile
 from .training import (

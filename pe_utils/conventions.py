@@ -42,7 +42,7 @@ DENOMINATORS: tuple[str, ...] = ("d/2", "d/2-1")
 
 
 @dataclass(frozen=True)
-class Convention:
+class TableConvention:
     """One named way of building the sinusoidal table.
 
     Attributes
@@ -64,10 +64,10 @@ class Convention:
 
 
 #: The named conventions of notebook 07, in the order ``detect_convention`` tries them.
-CONVENTIONS: dict[str, Convention] = {
+CONVENTIONS: dict[str, TableConvention] = {
     convention.name: convention
     for convention in (
-        Convention(
+        TableConvention(
             "vaswani2017",
             "interleaved",
             "d/2",
@@ -75,14 +75,14 @@ CONVENTIONS: dict[str, Convention] = {
             "Vaswani et al. 2017, section 3.5; e.g. pytorch/tutorials "
             "beginner_source/transformer_tutorial.py PositionalEncoding",
         ),
-        Convention(
+        TableConvention(
             "tensor2tensor",
             "concatenated",
             "d/2-1",
             0,
             "tensorflow/tensor2tensor tensor2tensor/layers/common_attention.py get_timing_signal_1d",
         ),
-        Convention(
+        TableConvention(
             "fairseq",
             "concatenated",
             "d/2-1",
@@ -90,7 +90,7 @@ CONVENTIONS: dict[str, Convention] = {
             "facebookresearch/fairseq fairseq/modules/sinusoidal_positional_embedding.py "
             "with make_positions (fairseq/utils.py); default padding index 1, so p starts at 2",
         ),
-        Convention(
+        TableConvention(
             "marian",
             "concatenated",
             "d/2",
@@ -102,8 +102,8 @@ CONVENTIONS: dict[str, Convention] = {
 }
 
 
-def _check_convention(name: Any, argument: str = "name") -> Convention:
-    """Return the :class:`Convention` called ``name``; list the choices otherwise."""
+def _check_convention(name: Any, argument: str = "name") -> TableConvention:
+    """Return the :class:`TableConvention` called ``name``; list the choices otherwise."""
     return CONVENTIONS[check_choice(name, tuple(CONVENTIONS), argument)]
 
 
@@ -269,7 +269,7 @@ __all__ = [
     "CONVENTIONS",
     "DENOMINATORS",
     "LAYOUTS",
-    "Convention",
+    "TableConvention",
     "convention_table",
     "convert_layout",
     "detect_convention",

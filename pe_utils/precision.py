@@ -1,6 +1,6 @@
 """How precise is the table? (notebook 07).
 
-Two tools to measure it:
+Four tools to measure it:
 
 - :func:`reference_encoding` computes ``PE(p)`` with Python's ``decimal``
   module at 40 significant digits: ``ω_i`` from ``exp`` and ``ln``, the angle
@@ -11,6 +11,8 @@ Two tools to measure it:
   computed in a low-precision type (float32, float16).
 - :func:`float32_angle_error` measures that recipe's angles in float32, position by
   position: the largest ``|fl₃₂(p ω̃_i) − p ω_i|`` over the pairs.
+- :func:`round_to_bfloat16` rounds float64 values to bfloat16 (8 significant bits), the
+  precision of many models' weights and activations, to compare each error with its rounding.
 
 The safe recipe (angles in float64, cast only the result) is what
 :func:`pe_utils.encode_positions` does, and :func:`pe_utils.rope` too (notebook 08):

@@ -47,7 +47,7 @@ from ._checks import (
     check_rows,
     check_table_size,
 )
-from .context import rope_frequencies
+from .rope_scaling import rope_frequencies
 
 
 def check_rotary_dims(rotary_dims: Any, size: int, size_name: str = "d_model") -> int:
@@ -101,7 +101,7 @@ def rope(
 
     a function of ``q − p`` alone. (Rotating by ``T_p`` instead, the opposite
     turn, would give ``a · R_{p−q} b``: the offset with its sign flipped.) The frequencies ``ω_i`` are
-    ``pe_utils.context.rope_frequencies(d, base=base, scaling=scaling)``:
+    ``pe_utils.rope_scaling.rope_frequencies(d, base=base, scaling=scaling)``:
     ``base^(−2i/d)`` for ``scaling=None``. Introduced in notebook 08.
 
     With ``rotary_dims = r`` (partial rotary, notebook 11) only the first ``r``

@@ -1,6 +1,6 @@
 """The course's build-and-check toolchain: run each tool from the repository with ``python -m tools.<name>``.
 
-Nothing in ``pe_utils`` imports it (tests/test_layout.py). Where things are: ``paths`` (the
+Nothing in ``pe_utils`` imports it (tests/test_import_rules.py). Where things are: ``paths`` (the
 repository's folders and the notebooks in course order: the one home of both).
 
 Keeping the notebooks in order
@@ -14,10 +14,11 @@ Checking them
     ``main_line``           the words of each notebook's main line (issue "Main line first")
     ``sweep_seeds``, ``sweep_13``  claims about random draws, re-checked over more seeds
 Publishing them, and checking what is published
-    ``build_slides``        reveal.js decks (``make slides``), from the HTML export in ``build_site``
+    ``build_slides``        reveal.js decks (``make slides``), from the HTML export in ``deck_html``
     ``site/``               the course's web site: Sphinx + myst-nb (``make site``)
     ``explorers_web``, ``course_fonts``  the explorers' HTML and the fonts both ship
-    ``browser``, ``check_slides``  the course's Chromium, and the browser check (``make check-slides``)
+    ``chromium``            the course's Chromium (unpacked from its npm package) and Node.js
+    ``browser_check``       every deck and site page in that browser (``make check-slides``)
 Not Python: ``npm_packages/`` (the npm packages and the Node.js scripts of the checks) and
 ``jupyterlab/`` (the course's JupyterLab settings).
 """

@@ -13,7 +13,7 @@ numbers ("c/t"), no In/Out prompt column, code and outputs that wrap instead of 
 figures scaled to the slide (``SLIDES_CSS``). The first slide, ``# NN — Title`` with the course
 line and the question, is styled as a title slide. Notes cells (teacher notes,
 ``<details class="teacher-note">``) go into the speaker view (key S), opened.
-``tools/check_slides.py`` opens the decks in a headless browser and reports what is cut.
+``tools/browser_check.py`` opens the decks in a headless browser and reports what is cut.
 
 A deck shows the figure a code cell drew without the code that drew it (the plotting code
 would push the figure off the slide); ``--show-figure-code`` keeps that code. Other code
@@ -42,7 +42,7 @@ from tools import (
     course_fonts,  # (the fonts the decks ship: text measures the same on every machine)
     explorers_web,  # (interactive explorers: Vega-Lite drawn by local vega-embed)
 )
-from tools.build_site import (
+from tools.deck_html import (
     COURSE_TITLE,
     NODE_MODULES,
     NOTEBOOKS,
@@ -198,7 +198,7 @@ def draws_figure(output: dict) -> bool:
 
 
 class FastSlidesExporter(WithoutSoup, SlidesExporter):
-    """nbconvert's SlidesExporter without its BeautifulSoup pass (see build_site.WithoutSoup)."""
+    """nbconvert's SlidesExporter without its BeautifulSoup pass (see deck_html.WithoutSoup)."""
 
 
 class HideFigureCode(Preprocessor):

@@ -25,7 +25,7 @@ from urllib.parse import quote, unquote, urlsplit
 import mistune
 import nbformat
 
-from tools.browser import node_executable  # (a sibling tool: Node.js and the browser)
+from tools.chromium import node_executable  # (a sibling tool: Node.js and the browser)
 from tools.paths import NOTEBOOKS, ROOT, course_notebooks
 
 DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", NOTEBOOKS / "TEACHING.md"]

@@ -1,4 +1,4 @@
-"""The interactive explorers (``pe_utils.notebook.explorers``) on the static site and in the slides.
+"""The interactive explorers (``pe_utils.notebook_helpers.explorers``) on the static site and in the slides.
 
 JupyterLab renders an explorer's stored output (MIME type ``application/vnd.vegalite.v5+json``)
 with its own Vega extension; nbconvert's templates do not render that type at all. The site

@@ -6,7 +6,7 @@
 ``python -m tools.navigation --set-summary notebooks/03_x.ipynb "One line."``  store a summary
 
 The course is every ``NN_*.ipynb`` in ``notebooks/``, in the order of its two-digit
-prefix. Three kinds of markdown are generated, each found again by a marker comment at
+prefix. Five kinds of markdown are generated, each found again by a marker comment at
 the start of its cell, so a re-run replaces it instead of adding another copy:
 
 - ``<!-- nav -->``: the first and the last cell of every notebook, a line

@@ -25,7 +25,7 @@ from pe_utils import (  # noqa: E402
     smallest_base,
     train_head,
 )
-from pe_utils.notebook import mean_range  # noqa: E402
+from pe_utils.notebook_helpers import mean_range  # noqa: E402
 from pe_utils.training import (  # noqa: E402
     SIZES,
     TEST_LENGTHS,

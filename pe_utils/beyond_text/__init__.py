@@ -49,7 +49,7 @@ from .rosetta import (
     Convention,
     rosetta_encoding,
 )
-from .tables import (
+from .sinusoid_table import (
     FREQUENCY_GRIDS,
     NESTING_NAMES,
     NESTINGS,

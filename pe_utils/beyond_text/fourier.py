@@ -16,7 +16,7 @@ from .._checks import (
     check_table_size,
 )
 from ._arguments import _check_angles, _check_bool, _largest
-from .tables import octave_frequencies, sinusoid_table
+from .sinusoid_table import octave_frequencies, sinusoid_table
 
 
 def nerf_encoding(

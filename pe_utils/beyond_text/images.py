@@ -15,7 +15,7 @@ from .._checks import (
 )
 from ._arguments import _check_multiple_of_4
 from .rosetta import ROSETTA, _position_scales
-from .tables import _check_nesting, _table_shift_matrix, geometric_frequencies, sinusoid_table
+from .sinusoid_table import _check_nesting, _table_shift_matrix, geometric_frequencies, sinusoid_table
 
 #: The 2-D tables :func:`sincos_2d` builds, each named after the code it was checked against.
 SINCOS_2D_CONVENTIONS: tuple[str, ...] = ("mae", "big_vision", "timm", "mocov3")

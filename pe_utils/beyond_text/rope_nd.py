@@ -18,7 +18,7 @@ from .._checks import (
     check_table_size,
 )
 from ._arguments import _check_angles, _check_bool, _check_multiple_of_4, _largest
-from .tables import geometric_frequencies
+from .sinusoid_table import geometric_frequencies
 
 
 def rope_nd(x: Any, positions: Any, frequency_matrix: Any, *, layout: str = "interleaved") -> np.ndarray:

@@ -17,7 +17,7 @@ from .._checks import (
     check_positive_count,
     check_positive_real,
 )
-from .tables import (
+from .sinusoid_table import (
     FREQUENCY_GRIDS,
     NESTING_NAMES,
     NESTINGS,

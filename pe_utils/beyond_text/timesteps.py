@@ -15,7 +15,7 @@ from .._checks import (
     check_table_size,
 )
 from ._arguments import _check_bool, _check_dim, _check_grid, _check_real
-from .tables import sinusoid_table
+from .sinusoid_table import sinusoid_table
 
 
 def timestep_frequencies(

@@ -36,12 +36,6 @@ unrotated (Barbero et al. 2024, arXiv:2410.06205; frequencies from
 notebook 10, ``p = 0`` a head with no positions.
 """
 
-from .adam import (
-    MAX_STEPS,
-    TrainingRun,
-    adam_update,
-    train_head,
-)
 from .analysis import (
     commuting_share,
     offset_terms,
@@ -78,6 +72,12 @@ from .task import (
     NO_TARGET,
     look_back_targets,
     look_back_task,
+)
+from .train import (
+    MAX_STEPS,
+    TrainingRun,
+    adam_update,
+    train_head,
 )
 
 __all__ = [

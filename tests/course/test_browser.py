@@ -1,4 +1,4 @@
-"""Every slide deck and site page of the course, opened in a real headless browser (tools/check_slides.py).
+"""Every slide deck and site page of the course, opened in a real headless browser (tools/browser_check.py).
 
 One browser run checks every deck at 1280x720 and every site page of the course (sidebar,
 search from disk, math, explorers), after the static checks of the built site and decks.
@@ -12,7 +12,7 @@ import os
 import pytest
 
 from tests.tools import test_tools  # the static checks of a built site and decks
-from tools import check_slides
+from tools import browser_check
 from tools.paths import course_notebooks
 
 NOTEBOOKS = course_notebooks()
@@ -20,7 +20,7 @@ NOTEBOOKS = course_notebooks()
 
 @pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks")
 def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_path):
-    report = check_slides.check(None, out=tmp_path / "build", search=check_slides.SEARCH)
+    report = browser_check.check(None, out=tmp_path / "build", search=browser_check.SEARCH)
     # First what needs no browser: every page built, in course order, offline, links resolve.
     test_tools.assert_course_builds(tmp_path / "build" / "site", tmp_path / "build" / "slides", NOTEBOOKS)
     print(report.summary())
@@ -37,7 +37,7 @@ def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_pat
             *(path.stem + ".html" for path in NOTEBOOKS),
         ]
     ), report.pages
-    assert check_slides.SEARCH[1] in report.searches[check_slides.SEARCH[0]], report.searches
+    assert browser_check.SEARCH[1] in report.searches[browser_check.SEARCH[0]], report.searches
     shown = report.problems[:80]
     if len(report.problems) > 80:
         shown.append(f"... and {len(report.problems) - 80} more")
@@ -48,16 +48,16 @@ def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_pat
 # tests are left, so with three tests here the worker that runs the browser check takes no other
 # file until the check is done (tests/conftest.py).
 def test_index_summaries_show_subscripts_not_raw_text(tmp_path):
-    from tools import build_site
+    from tools import deck_html
 
-    assert build_site.summary_html("a rotation T_k and W_q W_kᵀ, ω_i; sinusoidal_pe") == (
+    assert deck_html.summary_html("a rotation T_k and W_q W_kᵀ, ω_i; sinusoidal_pe") == (
         "a rotation T<sub>k</sub> and W<sub>q</sub> W<sub>k</sub>ᵀ, ω<sub>i</sub>; sinusoidal_pe"
     )
-    assert build_site.summary_html("$x_i$ <b>") == "$x_i$ &lt;b&gt;"
+    assert deck_html.summary_html("$x_i$ <b>") == "$x_i$ &lt;b&gt;"
 
 
 def test_sizes_parse():
-    assert check_slides.parse_size("1024x768") == (1024, 768)
+    assert browser_check.parse_size("1024x768") == (1024, 768)
     with pytest.raises(Exception, match="WIDTHxHEIGHT"):
-        check_slides.parse_size("big")
-    assert os.fspath(check_slides.SCRIPT).endswith("tools/npm_packages/check_browser.mjs")
+        browser_check.parse_size("big")
+    assert os.fspath(browser_check.SCRIPT).endswith("tools/npm_packages/check_browser.mjs")

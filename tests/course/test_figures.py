@@ -13,7 +13,7 @@ import nbformat
 import pytest
 
 import pe_utils
-from pe_utils.notebook.figures import MISSING_DESCRIPTION, figure_html, figure_text
+from pe_utils.notebook_helpers.figures import MISSING_DESCRIPTION, figure_html, figure_text
 from tools.paths import course_notebooks
 
 NOTEBOOKS = course_notebooks()
@@ -82,7 +82,7 @@ def test_stored_figures_use_a_palette_and_keep_their_colours():
     import numpy as np
     from PIL import Image
 
-    from pe_utils.notebook.figures import _figure_png
+    from pe_utils.notebook_helpers.figures import _figure_png
 
     fig, ax = plt.subplots(figsize=(4, 3))
     ax.imshow(np.linspace(-1, 1, 64 * 64).reshape(64, 64), cmap="RdBu_r")

@@ -2,7 +2,7 @@
 
 More of what every exercise must do (any answer handled, the printed
 solution accepted, digits, copies) is in tests/exercises/test_every_exercise.py.
-Each notebook's own test module (tests/test_exercises_nbNN.py) then tests
+Each notebook's own test module (tests/exercises/test_nbNN.py) then tests
 what is particular to its exercises: reference answers computed
 independently, and the explanation of each typical mistake.
 """

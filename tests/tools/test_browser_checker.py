@@ -1,4 +1,4 @@
-"""The browser check itself (tools/check_slides.py), on a tiny course made here.
+"""The browser check itself (tools/browser_check.py), on a tiny course made here.
 
 The tiny course breaks each rule the check enforces, once: the check must find every fault,
 keep the results of decks and pages that passed (and only those), reopen what changed, and
@@ -10,8 +10,8 @@ from pathlib import Path
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from pe_utils.notebook import explorers
-from tools import check_slides
+from pe_utils.notebook_helpers import explorers
+from tools import browser_check
 from tools.paths import ROOT
 
 # An explorer whose slider is bound to a parameter nothing uses: moving it changes nothing.
@@ -171,7 +171,7 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
     cache = tmp_path / "cache.json"
     # The search from disk finds "refuses" on 02_bad only: asked to find it on 01_good, it must complain.
-    report = check_slides.check(
+    report = browser_check.check(
         None, out=tmp_path / "build", folder=course, cache=cache, search=("refuses", "01_good.html")
     )
     assert report.process_group > 0
@@ -230,7 +230,7 @@ def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
 
     # Checked again: a deck that passed is not opened (here: no browser at all) and gives what it
     # gave. (That a page with a problem is not kept, so is opened every time: the test below.)
-    again = check_slides.check(
+    again = browser_check.check(
         [course / "01_good.ipynb"], out=tmp_path / "again", folder=course, site=False, cache=cache
     )
     assert again.cached == ["01_good.slides.html"] and again.process_group == 0, again.summary()
@@ -244,7 +244,7 @@ def test_the_cache_keeps_passing_results_of_unchanged_pages_only(tmp_path):
     other.write_text("<p>b</p>")
     passed = {"slides": [{"h": 0, "v": 0, "label": "A", "clipped": False}], "problems": [], "notes": 1}
     failed = {"slides": [], "problems": [{"kind": "load", "detail": "timeout"}], "notes": 0}
-    cache = check_slides.ResultCache(tmp_path / "cache.json", "environment")
+    cache = browser_check.ResultCache(tmp_path / "cache.json", "environment")
     cache.put(page, "deck", passed, "Chrome/1")
     cache.put(other, "deck", failed, "Chrome/1")
     assert cache.get(page, "deck") == {**passed, "browser": "Chrome/1", "times": {}}
@@ -253,17 +253,17 @@ def test_the_cache_keeps_passing_results_of_unchanged_pages_only(tmp_path):
     assert cache.get(page, "page") is None  # a deck's result is not a site page's
     cache.save()
     stored = tmp_path / "cache.json"
-    assert check_slides.ResultCache(stored, "environment").get(page, "deck")["slides"] == passed["slides"]
-    assert check_slides.ResultCache(stored, "other checker").get(page, "deck") is None
+    assert browser_check.ResultCache(stored, "environment").get(page, "deck")["slides"] == passed["slides"]
+    assert browser_check.ResultCache(stored, "other checker").get(page, "deck") is None
     page.write_text("<p>a, edited</p>")
-    assert check_slides.ResultCache(stored, "environment").get(page, "deck") is None
+    assert browser_check.ResultCache(stored, "environment").get(page, "deck") is None
     stored.write_text("{not json")
-    assert check_slides.ResultCache(stored, "environment").entries == {}
+    assert browser_check.ResultCache(stored, "environment").entries == {}
 
 
 def test_the_cache_keeps_the_newest_entries(tmp_path, monkeypatch):
-    monkeypatch.setattr(check_slides, "CACHE_ENTRIES", 3)
-    cache = check_slides.ResultCache(tmp_path / "cache.json", "environment")
+    monkeypatch.setattr(browser_check, "CACHE_ENTRIES", 3)
+    cache = browser_check.ResultCache(tmp_path / "cache.json", "environment")
     pages = []
     for index in range(5):
         pages.append(tmp_path / f"{index}.html")
@@ -271,19 +271,19 @@ def test_the_cache_keeps_the_newest_entries(tmp_path, monkeypatch):
         cache.put(pages[-1], "page", {"problems": []}, "Chrome/1")
     cache.put(pages[0], "page", {"problems": []}, "Chrome/1")  # used again: the newest
     cache.save()
-    reloaded = check_slides.ResultCache(tmp_path / "cache.json", "environment")
+    reloaded = browser_check.ResultCache(tmp_path / "cache.json", "environment")
     assert [reloaded.get(page, "page") is not None for page in pages] == [True, False, False, True, True]
 
 
 def test_the_fingerprint_follows_what_a_result_depends_on_not_the_machine(tmp_path, monkeypatch):
     tools, npm = ROOT / "tools", ROOT / "tools" / "npm_packages"
     read = {
-        tools / "check_slides.py",
-        tools / "build_site.py",
+        tools / "browser_check.py",
+        tools / "deck_html.py",
         tools / "build_slides.py",
         tools / "explorers_web.py",
         tools / "course_fonts.py",
-        tools / "browser.py",
+        tools / "chromium.py",
         npm / "check_browser.mjs",
         npm / "explorers_check.mjs",
         npm / "chromium.mjs",
@@ -291,17 +291,17 @@ def test_the_fingerprint_follows_what_a_result_depends_on_not_the_machine(tmp_pa
         npm / "node_modules" / ".package-lock.json",
         ROOT / "requirements.txt",
     }
-    assert read <= set(check_slides.CHECKER_FILES), read - set(check_slides.CHECKER_FILES)
+    assert read <= set(browser_check.CHECKER_FILES), read - set(browser_check.CHECKER_FILES)
     checker = tmp_path / "check_browser.mjs"
     checker.write_text("// version 1")
-    monkeypatch.setattr(check_slides, "CHECKER_FILES", [checker, tmp_path / "not installed yet"])
-    monkeypatch.setattr(check_slides.browser, "BROWSER_FOLDER", tmp_path / ".chromium")
+    monkeypatch.setattr(browser_check, "CHECKER_FILES", [checker, tmp_path / "not installed yet"])
+    monkeypatch.setattr(browser_check.chromium, "BROWSER_FOLDER", tmp_path / ".chromium")
     folder = tmp_path / "notebooks"
     (folder / ".ipynb_checkpoints").mkdir(parents=True)
     (folder / "01_a.ipynb").write_text("{}")
     (folder / "figure.png").write_bytes(b"png 1")
-    first = check_slides.fingerprint((1280, 720), folder)
-    assert check_slides.fingerprint((1280, 720), folder) == first
+    first = browser_check.fingerprint((1280, 720), folder)
+    assert browser_check.fingerprint((1280, 720), folder) == first
     (folder / "01_a.ipynb").write_text('{"edited": 1}')  # a notebook counts through its page's bytes
     (folder / ".ipynb_checkpoints" / "01_a-checkpoint.ipynb").write_text("{}")
     (tmp_path / ".chromium" / "fonts").mkdir(parents=True)  # the browser unpacked by the first run
@@ -313,17 +313,17 @@ def test_the_fingerprint_follows_what_a_result_depends_on_not_the_machine(tmp_pa
     (tmp_path / "home" / ".fonts" / "Another.ttf").write_bytes(b"font")
     for name in ("LANG", "LC_ALL", "FONTCONFIG_FILE"):
         monkeypatch.setenv(name, "ja_JP.UTF-8" if name.startswith("L") else str(tmp_path / "fonts.conf"))
-    assert check_slides.fingerprint((1280, 720), folder) == first
+    assert browser_check.fingerprint((1280, 720), folder) == first
     changed = []
-    changed.append(check_slides.fingerprint((1024, 768), folder))
+    changed.append(browser_check.fingerprint((1024, 768), folder))
     (folder / "figure.png").write_bytes(b"png 2")  # a file the pages copy
-    changed.append(check_slides.fingerprint((1280, 720), folder))
+    changed.append(browser_check.fingerprint((1280, 720), folder))
     (folder / ".hidden.css").write_text("p {}")  # copied like any other
-    changed.append(check_slides.fingerprint((1280, 720), folder))
+    changed.append(browser_check.fingerprint((1280, 720), folder))
     checker.write_text("// version 2")
-    changed.append(check_slides.fingerprint((1280, 720), folder))
+    changed.append(browser_check.fingerprint((1280, 720), folder))
     (tmp_path / "not installed yet").write_text("installed")
-    changed.append(check_slides.fingerprint((1280, 720), folder))
+    changed.append(browser_check.fingerprint((1280, 720), folder))
     assert len({first, *changed}) == 1 + len(changed), "each change must change the fingerprint"
 
 
@@ -360,30 +360,30 @@ def test_the_check_keys_its_cache_by_the_fingerprint_and_never_uses_it_for_scree
                 "pages": {},
             }
 
-    monkeypatch.setattr(check_slides, "BrowserRun", PassingBrowser)
+    monkeypatch.setattr(browser_check, "BrowserRun", PassingBrowser)
     asked = []
-    real = check_slides.fingerprint
+    real = browser_check.fingerprint
     monkeypatch.setattr(
-        check_slides, "fingerprint", lambda size, folder: asked.append((size, folder)) or real(size, folder)
+        browser_check, "fingerprint", lambda size, folder: asked.append((size, folder)) or real(size, folder)
     )
     cache, good = tmp_path / "cache.json", [course / "01_good.ipynb"]
-    first = check_slides.check(good, (1024, 768), tmp_path / "a", course, site=False, cache=cache)
+    first = browser_check.check(good, (1024, 768), tmp_path / "a", course, site=False, cache=cache)
     assert asked == [((1024, 768), course)] and sent == ["01_good.slides.html"] and first.cached == []
-    again = check_slides.check(good, (1024, 768), tmp_path / "b", course, site=False, cache=cache)
+    again = browser_check.check(good, (1024, 768), tmp_path / "b", course, site=False, cache=cache)
     assert sent == ["01_good.slides.html"] and again.cached == ["01_good.slides.html"]
     assert again.slides == first.slides == {"01_good": 1} and again.browser == "Stand-in/1"
-    shots = check_slides.check(
+    shots = browser_check.check(
         good, (1024, 768), tmp_path / "c", course, tmp_path / "shots", site=False, cache=cache
     )
     assert shots.cached == [] and len(sent) == 2 and len(asked) == 2  # reopened; no cache read
-    monkeypatch.setattr(check_slides, "fingerprint", lambda size, folder: "another checker")
-    changed = check_slides.check(good, (1024, 768), tmp_path / "d", course, site=False, cache=cache)
+    monkeypatch.setattr(browser_check, "fingerprint", lambda size, folder: "another checker")
+    changed = browser_check.check(good, (1024, 768), tmp_path / "d", course, site=False, cache=cache)
     assert changed.cached == [] and len(sent) == 3  # a new fingerprint: opened again
 
     def full_disk(self):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr(check_slides.ResultCache, "save", full_disk)
-    unsaved = check_slides.check(good, (1024, 768), tmp_path / "e", course, site=False, cache=cache)
+    monkeypatch.setattr(browser_check.ResultCache, "save", full_disk)
+    unsaved = browser_check.check(good, (1024, 768), tmp_path / "e", course, site=False, cache=cache)
     assert unsaved.ok and unsaved.cached == ["01_good.slides.html"]  # the check stands; only keeping fails
     assert "the results were not kept" in capsys.readouterr().err

@@ -12,7 +12,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from pe_utils.notebook import explorers
+from pe_utils.notebook_helpers import explorers
 from tests.tools import test_tools  # Links, Resources, REMOTE: the pages' parsers
 from tools.paths import ROOT, course_notebooks
 from tools.site import build as site_build

@@ -8,7 +8,7 @@ seeds it prints what notebook 13 prints.
 import nbformat
 import numpy as np
 
-from pe_utils import notebook, rope, training
+from pe_utils import notebook_helpers, rope, training
 from tools import sweep_13
 from tools.paths import ROOT
 
@@ -18,7 +18,8 @@ NB13 = ROOT / "notebooks" / "13_what_models_do_with_position.ipynb"
 def test_the_sweep_takes_the_recipe_from_pe_utils():
     assert (sweep_13.V, sweep_13.d, sweep_13.n, sweep_13.k) == training.SIZES
     assert sweep_13.TRAINING is training.TRAINING and sweep_13.training_data is training.training_data
-    assert sweep_13.offset_terms is training.offset_terms and sweep_13.mean_range is notebook.mean_range
+    assert sweep_13.offset_terms is training.offset_terms
+    assert sweep_13.mean_range is notebook_helpers.mean_range
     plain, marked = sweep_13.test_sets(start=False), sweep_13.test_sets(start=True)
     for m, (tokens, targets) in training.look_back_test_sets().items():
         np.testing.assert_array_equal(plain[m][0], tokens)

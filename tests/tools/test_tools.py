@@ -8,7 +8,7 @@ import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
-from tools import build_site, build_slides, run_notebooks, workspace
+from tools import build_slides, deck_html, run_notebooks, workspace
 from tools.paths import course_notebooks
 
 NOTEBOOKS = course_notebooks()
@@ -331,7 +331,7 @@ def test_pages_get_alt_text_and_focusable_cells_without_beautifulsoup():
         '<div class="jp-RenderedText jp-OutputArea-output" data-mime-type="text/plain"></div>'
         '<div class="jp-OutputArea-child"></div>'
     )
-    assert build_site.accessible(page) == (
+    assert deck_html.accessible(page) == (
         '<div class="jp-Cell-inputWrapper" tabindex="0"><img alt="No description has been provided for this '
         'image" src="a.png"><img alt="A dot." src="b.png"></div>'
         '<div class="jp-RenderedText jp-OutputArea-output" tabindex="0" data-mime-type="text/plain"></div>'
@@ -399,11 +399,11 @@ def test_workspace_copies_and_never_overwrites(tmp_path, capsys):
 
 def test_remembered_markdown_and_code_are_what_nbconvert_makes_and_are_made_once(monkeypatch):
     # The site and the decks render each markdown cell and highlight each code cell once per
-    # process (build_site.RememberedMarkdown, RememberedHighlight); a remembered result must be
+    # process (deck_html.RememberedMarkdown, RememberedHighlight); a remembered result must be
     # the exporter's own, and whatever the exporter reads must tell two results apart.
-    monkeypatch.setattr(build_site.RememberedMarkdown, "_made", {})
-    monkeypatch.setattr(build_site.RememberedHighlight, "_made", {})
-    exporter = build_site.FastHTMLExporter(template_name="lab")
+    monkeypatch.setattr(deck_html.RememberedMarkdown, "_made", {})
+    monkeypatch.setattr(deck_html.RememberedHighlight, "_made", {})
+    exporter = deck_html.FastHTMLExporter(template_name="lab")
     calls = []
     plain = exporter.markdown2html
 
@@ -413,7 +413,7 @@ def test_remembered_markdown_and_code_are_what_nbconvert_makes_and_are_made_once
 
     spy.jinja_pass_arg = plain.jinja_pass_arg
     monkeypatch.setattr(exporter, "markdown2html", spy)
-    remembered = build_site.RememberedMarkdown(exporter)
+    remembered = deck_html.RememberedMarkdown(exporter)
     pixel = {
         "image/png": "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA"
         "60e6kgAAAABJRU5ErkJggg=="
@@ -427,7 +427,7 @@ def test_remembered_markdown_and_code_are_what_nbconvert_makes_and_are_made_once
     assert len(calls) == 1  # the second came from memory
     second = remembered(white, source)
     assert second == plain(white, source) and second != first and len(calls) == 2
-    assert build_site.RememberedMarkdown(exporter).jinja_pass_arg == plain.jinja_pass_arg
+    assert deck_html.RememberedMarkdown(exporter).jinja_pass_arg == plain.jinja_pass_arg
     # The notebook's folder and the exporter's settings are read too: each is a new entry.
     elsewhere = {**grey, "resources": {"metadata": {"path": "/elsewhere"}}}
     assert remembered(elsewhere, source) == plain(elsewhere, source) and len(calls) == 3
@@ -440,8 +440,8 @@ def test_remembered_markdown_and_code_are_what_nbconvert_makes_and_are_made_once
     remembered(grey, heading)
     assert len(calls) == 7
 
-    highlight = build_site.Highlight2HTML(pygments_lexer="ipython3")
-    remembered_code = build_site.RememberedHighlight(highlight)
+    highlight = deck_html.Highlight2HTML(pygments_lexer="ipython3")
+    remembered_code = deck_html.RememberedHighlight(highlight)
     python = remembered_code("x = 1  # a comment")
     assert python == highlight("x = 1  # a comment") and remembered_code("x = 1  # a comment") == python
     assert remembered_code("x = 1  # a comment", "text") == highlight("x = 1  # a comment", "text") != python

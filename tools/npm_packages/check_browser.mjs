@@ -1,12 +1,12 @@
 // Open the course's slide decks and site pages in headless Chromium and report what a person
-// would see wrong. Driven by tools/check_slides.py, which reads the JSON printed on stdout.
+// would see wrong. Driven by tools/browser_check.py, which reads the JSON printed on stdout.
 //
 //   node check_browser.mjs JOB.json < PAGES
 //
 // JOB.json: {"width": 1280, "height": 720, "tabs": 3, "userDataDir": path, "executable": path,
 //            "tmpDir": path, "timeoutMs": 30000, "totalTimeoutMs": 240000, "screenshotDir": null,
 //            "sidebar": [the notebooks' page names every site page's sidebar must link] or null}
-// PAGES, one JSON line per page, as tools/check_slides.py builds them: {"path": ..., "kind": "deck"}
+// PAGES, one JSON line per page, as tools/browser_check.py builds them: {"path": ..., "kind": "deck"}
 // or {"kind": "page"} for a site page, or {"path": search.html, "kind": "search", "query": ..., "expect":
 // page name} for the site's search (reported under "path?q=query"). The browser starts at once; each page is opened as soon as
 // its line arrives, in one of `tabs` tabs; the report is printed when the input has ended and

@@ -1,4 +1,4 @@
-// Run Vega-Lite charts headless and print the data they compute (tests/notebook/test_explorers.py).
+// Run Vega-Lite charts headless and print the data they compute (tests/notebook_helpers/test_explorers.py).
 //
 // Reads JSON from standard input: [{"spec": <Vega-Lite spec>, "settings": [{<param>: value, ...}, ...]}, ...]
 // For each chart: compiles it with vega-lite (any compile warning is reported), then for each

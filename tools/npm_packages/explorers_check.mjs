@@ -7,7 +7,7 @@
 //
 // From the command line (a check of its own, and screenshots for a person to look at):
 //   node explorers_check.mjs [--browser PATH] [--screenshots DIR] [--size 1280x720] PAGE.html ...
-// --browser: the Chromium binary to run (tools/browser.py unpacks it once into
+// --browser: the Chromium binary to run (tools/chromium.py unpacks it once into
 // node_modules/.chromium/; without it, @sparticuz/chromium unpacks its own into the temporary folder).
 // opens each page in headless Chromium (the binary inside @sparticuz/chromium, network off,
 // fresh profile), runs checkExplorers, prints JSON {pages: {path: result}} and exits 1 on any

@@ -36,7 +36,7 @@ MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
 MATHJAX_URL = "mathjax/tex-chtml-full.js"  # Sphinx reads it relative to _static/
 # JupyterLab 4's TeX settings (@jupyterlab/mathjax-extension); a character MathJax's fonts lack,
 # and an error's message, in the course's font. MathJax typesets once the page's fonts are loaded:
-# it scales each formula to the x-height of the text around it (as tools/build_site.py).
+# it scales each formula to the x-height of the text around it (as tools/deck_html.py).
 MATHJAX_CONFIG = {
     "tex": {
         "inlineMath": [["$", "$"], ["\\(", "\\)"]],

@@ -23,7 +23,7 @@ def setup_notebook(seed: int = DEFAULT_SEED) -> np.random.Generator:
     """Configure printing and plotting for a notebook; return ``default_rng(seed)``.
 
     Sets NumPy printing to 4 decimals, the course style
-    (:func:`pe_utils.plotting.use_course_style`) and, inside IPython, PNG
+    (:func:`pe_utils.notebook_helpers.figures.use_course_style`) and, inside IPython, PNG
     figures without version metadata. Introduced in notebook 01.
 
     Parameters

@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 import pe_utils as pu
-from pe_utils.notebook import figures as plotting
+from pe_utils.notebook_helpers import figures
 
 
 def test_course_style_is_seaborns_theme_without_importing_it():
@@ -17,44 +17,44 @@ def test_course_style_is_seaborns_theme_without_importing_it():
     with mpl.rc_context():
         mpl.rcdefaults()
         defaults = dict(mpl.rcParams)
-        sns.set_theme(context="notebook", style="whitegrid", palette=plotting.PALETTE)
+        sns.set_theme(context="notebook", style="whitegrid", palette=figures.PALETTE)
         themed, themed_codes = dict(mpl.rcParams), [to_rgb(code) for code in codes]
         mpl.rcdefaults()
         sns.set_color_codes("reset")  # matplotlib's own meanings of b, g, r, ...
-        plotting.use_course_style()
+        figures.use_course_style()
         course, course_codes = dict(mpl.rcParams), [to_rgb(code) for code in codes]
     assert course_codes == themed_codes, "one-letter colours differ from seaborn's"
     changed = {key for key in themed if themed[key] != defaults[key]} - {"image.cmap", "axes.prop_cycle"}
-    assert changed == set(plotting.SEABORN_THEME), "seaborn's theme changes other settings"
+    assert changed == set(figures.SEABORN_THEME), "seaborn's theme changes other settings"
     # The course's sizes override seaborn's title and label sizes; everything else is seaborn's.
     own = {"axes.titlesize", "axes.labelsize"}
     assert {key: course[key] for key in changed - own} == {key: themed[key] for key in changed - own}
     assert [to_rgb(c) for c in course["axes.prop_cycle"].by_key()["color"]] == [
         to_rgb(c) for c in themed["axes.prop_cycle"].by_key()["color"]
     ]
-    assert list(plotting.COLORBLIND_HEX) == sns.color_palette(plotting.PALETTE).as_hex()
+    assert list(figures.COLORBLIND_HEX) == sns.color_palette(figures.PALETTE).as_hex()
 
 
 def test_style_sets_the_course_resolution():
-    plotting.use_course_style()
+    figures.use_course_style()
     assert plt.rcParams["figure.dpi"] == 80
-    assert plt.rcParams["image.cmap"] == plotting.SEQUENTIAL_CMAP
+    assert plt.rcParams["image.cmap"] == figures.SEQUENTIAL_CMAP
 
 
 def test_heatmap_shows_the_table_on_a_symmetric_diverging_scale():
     table = pu.sinusoidal_pe(16, 8)
-    ax = plotting.plot_table_heatmap(table)
+    ax = figures.plot_table_heatmap(table)
     image = ax.get_images()[0]
     np.testing.assert_array_equal(image.get_array(), table)
     assert image.get_clim() == (-1, 1)
-    assert image.get_cmap().name == plotting.DIVERGING_CMAP
+    assert image.get_cmap().name == figures.DIVERGING_CMAP
     assert ax.get_ylabel() == "position p"
 
 
 def test_waves_draw_one_line_per_dimension():
     table = pu.sinusoidal_pe(40, 8)
     fig, ax = plt.subplots()
-    returned = plotting.plot_waves(table, [0, 3], ax=ax)
+    returned = figures.plot_waves(table, [0, 3], ax=ax)
     assert returned is ax
     lines = ax.get_lines()
     assert len(lines) == 2
@@ -66,11 +66,11 @@ def test_waves_draw_one_line_per_dimension():
 def test_similarity_matrix_and_profile():
     table = pu.sinusoidal_pe(12, 8)
     gram = table @ table.T
-    ax = plotting.plot_similarity_matrix(gram)
+    ax = figures.plot_similarity_matrix(gram)
     assert ax.get_images()[0].get_clim() == (-4.0, 4.0)  # |PE(p)·PE(q)| ≤ d/2 = 4, reached at p = q
     ks = np.arange(-10, 11)
     profiles = [pu.similarity_profile(ks, 8), pu.similarity_profile(ks, 16)]
-    ax = plotting.plot_offset_profile(ks, profiles, labels=["d=8", "d=16"])
+    ax = figures.plot_offset_profile(ks, profiles, labels=["d=8", "d=16"])
     assert len(ax.get_lines()) == 2
     assert ax.get_xlabel() == "offset k = q − p"
 
@@ -78,16 +78,16 @@ def test_similarity_matrix_and_profile():
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: plotting.plot_table_heatmap(np.ones(3)), "table"),
-        (lambda: plotting.plot_waves(np.ones((3, 4)), [4]), "dims"),
-        (lambda: plotting.plot_similarity_matrix(np.ones((2, 3))), "gram"),
-        (lambda: plotting.plot_offset_profile(np.arange(3), np.ones(4)), "profiles"),
-        (lambda: plotting.plot_offset_profile(np.arange(3), np.ones(3), labels=["a", "b"]), "labels"),
-        (lambda: plotting.plot_waves(np.ones((3, 4)), [1.5]), "dims"),
-        (lambda: plotting.plot_waves(np.ones((3, 4)), [0], positions=[0, 1]), "positions"),
-        (lambda: plotting.plot_table_heatmap(np.full((2, 2), np.nan)), "table"),
-        (lambda: plotting.plot_offset_profile(np.ones((2, 2)), np.ones((2, 2))), "offsets"),
-        (lambda: plotting.plot_offset_profile(np.arange(2), np.ones((1, 1, 2))), "profiles"),
+        (lambda: figures.plot_table_heatmap(np.ones(3)), "table"),
+        (lambda: figures.plot_waves(np.ones((3, 4)), [4]), "dims"),
+        (lambda: figures.plot_similarity_matrix(np.ones((2, 3))), "gram"),
+        (lambda: figures.plot_offset_profile(np.arange(3), np.ones(4)), "profiles"),
+        (lambda: figures.plot_offset_profile(np.arange(3), np.ones(3), labels=["a", "b"]), "labels"),
+        (lambda: figures.plot_waves(np.ones((3, 4)), [1.5]), "dims"),
+        (lambda: figures.plot_waves(np.ones((3, 4)), [0], positions=[0, 1]), "positions"),
+        (lambda: figures.plot_table_heatmap(np.full((2, 2), np.nan)), "table"),
+        (lambda: figures.plot_offset_profile(np.ones((2, 2)), np.ones((2, 2))), "offsets"),
+        (lambda: figures.plot_offset_profile(np.arange(2), np.ones((1, 1, 2))), "profiles"),
     ],
 )
 def test_figures_reject_bad_input(call, match):
@@ -98,9 +98,9 @@ def test_figures_reject_bad_input(call, match):
 @pytest.mark.parametrize(
     "call, match",
     [
-        (lambda: plotting.plot_waves(np.ones((3, 4)), 1), "dims"),
-        (lambda: plotting.plot_table_heatmap([["a", "b"]]), "table"),
-        (lambda: plotting.plot_similarity_matrix(np.ones((2, 2), dtype=bool)), "gram"),
+        (lambda: figures.plot_waves(np.ones((3, 4)), 1), "dims"),
+        (lambda: figures.plot_table_heatmap([["a", "b"]]), "table"),
+        (lambda: figures.plot_similarity_matrix(np.ones((2, 2), dtype=bool)), "gram"),
     ],
 )
 def test_figures_reject_wrong_types(call, match):
@@ -111,14 +111,14 @@ def test_figures_reject_wrong_types(call, match):
 def test_waves_against_given_positions():
     p = np.linspace(0.0, 10.0, 50)
     table = np.column_stack([np.sin(p), np.cos(p)])  # d = 2: [sin p, cos p]
-    ax = plotting.plot_waves(table, [0, 1], positions=p)
+    ax = figures.plot_waves(table, [0, 1], positions=p)
     np.testing.assert_array_equal(ax.get_lines()[0].get_xdata(), p)
     np.testing.assert_array_equal(ax.get_lines()[1].get_ydata(), np.cos(p))
 
 
 def test_course_picture_draws_the_table_and_equal_arcs():
     """Notebook 00's figure: the table on the left; on the right every arrow turns k·ω_i."""
-    fig = plotting.plot_course_picture(n=20, d_model=8, k=2, starts=(1, 9, 15), pair=1)
+    fig = figures.plot_course_picture(n=20, d_model=8, k=2, starts=(1, 9, 15), pair=1)
     left, right = fig.axes
     p = np.arange(20)[:, None]
     omega = 10000.0 ** (-np.arange(0, 8, 2) / 8)  # ω_i = base^(−2i/d), written out
@@ -158,7 +158,7 @@ def test_course_picture_draws_the_table_and_equal_arcs():
 )
 def test_course_picture_rejects_bad_input(kwargs, error, match):
     with pytest.raises(error, match=match):
-        plotting.plot_course_picture(**kwargs)
+        figures.plot_course_picture(**kwargs)
 
 
 def test_setup_notebook_seeds_and_sets_printing():

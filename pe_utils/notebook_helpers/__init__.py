@@ -9,7 +9,7 @@
   ``rounded`` refuses a value too close to a rounding boundary, ``pct`` prints a share as a
   whole percent, ``mean_range`` prints "mean (smallest–largest)" of per-seed values.
 - ``explorers/`` figures with sliders that run in the browser (Vega-Lite), one module per chart:
-  ``from pe_utils.notebook import explorers``.
+  ``from pe_utils.notebook_helpers import explorers``.
 """
 
 from .reporting import (

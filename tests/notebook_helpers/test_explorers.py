@@ -1,5 +1,5 @@
-"""The interactive explorers (pe_utils.notebook.explorers): valid Vega-Lite v5, described, with sliders,
-and computing the course's own numbers.
+"""The interactive explorers (pe_utils.notebook_helpers.explorers): valid Vega-Lite v5, described,
+with sliders, and computing the course's own numbers.
 
 The numbers are checked where they are made: each chart is compiled by vega-lite and run by
 Vega in Node.js (tools/npm_packages/eval_vega.mjs, no renderer, no network) at two slider
@@ -18,16 +18,16 @@ import numpy as np
 import pytest
 
 import pe_utils
-from pe_utils.context import rope_frequencies
-from pe_utils.notebook import explorers
-from tools import browser, explorers_web  # Node.js and the course's Chromium; the explorers' HTML
+from pe_utils.notebook_helpers import explorers
+from pe_utils.rope_scaling import rope_frequencies
+from tools import chromium, explorers_web  # Node.js and the course's Chromium; the explorers' HTML
 from tools.paths import ROOT
 
 NPM_FOLDER = ROOT / "tools" / "npm_packages"
 SCRIPT = NPM_FOLDER / "eval_vega.mjs"
 SCHEMA = NPM_FOLDER / "node_modules" / "vega-lite" / "build" / "vega-lite-schema.json"
 
-NODE = [str(browser.node_executable())]
+NODE = [str(chromium.node_executable())]
 
 # A few more slider settings drawn at random (seeded), on the sliders' own grids.
 _rng = np.random.default_rng(2026)
@@ -343,7 +343,7 @@ def test_every_explorer_draws_and_redraws_in_a_real_browser(tmp_path):
     # No CDN scripts: the lab template's require.js and MathJax are not what is tested here.
     body = re.sub(r'<script[^>]*src="https?://[^"]*"[^>]*>\s*</script>', "", body)
     (tmp_path / "page.html").write_text(postprocess(body), encoding="utf-8")
-    command = [*NODE, str(NPM_FOLDER / "explorers_check.mjs"), "--browser", str(browser.chromium())]
+    command = [*NODE, str(NPM_FOLDER / "explorers_check.mjs"), "--browser", str(chromium.chromium())]
     result = subprocess.run(
         [*command, str(tmp_path / "page.html")], capture_output=True, text=True, timeout=120, cwd=NPM_FOLDER
     )

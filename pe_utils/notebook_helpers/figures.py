@@ -9,7 +9,7 @@ matplotlib is imported by the functions that use it, not with the module:
 ``import pe_utils`` stays quick for code that draws nothing (the contents notebook,
 the exercise checkers, the tools). The style is seaborn's theme, written out as
 matplotlib settings (``SEABORN_THEME``) so that no notebook pays for importing
-seaborn (a quarter of a second per kernel); tests/notebook/test_figures.py proves the two agree.
+seaborn (a quarter of a second per kernel); tests/notebook_helpers/test_figures.py proves the two agree.
 """
 
 from __future__ import annotations
@@ -62,7 +62,7 @@ COLOR_CODES: dict[str, str | tuple[float, float, float]] = {
 
 #: The matplotlib settings that ``seaborn.set_theme(context="notebook", style="whitegrid",
 #: palette=PALETTE)`` makes (seaborn 0.13), without its ``image.cmap`` (the course sets
-#: ``SEQUENTIAL_CMAP``). tests/notebook/test_figures.py checks them against seaborn itself.
+#: ``SEQUENTIAL_CMAP``). tests/notebook_helpers/test_figures.py checks them against seaborn itself.
 SEABORN_THEME: dict[str, Any] = {
     "axes.axisbelow": True,
     "axes.edgecolor": ".8",

@@ -4,7 +4,7 @@ Each function returns an :class:`Explorer`, a Vega-Lite v5 chart whose numbers a
 *inside* Vega-Lite (``sequence`` data, ``calculate``, ``flatten`` and ``aggregate``
 transforms) from slider parameters, so moving a slider recomputes the figure in JupyterLab,
 on the static site and in the slides alike. The data are a small grid generated in the chart
-itself: nothing is stored but the recipe. ``tests/notebook/test_explorers.py`` runs each chart in
+itself: nothing is stored but the recipe. ``tests/notebook_helpers/test_explorers.py`` runs each chart in
 Vega (Node.js) at two slider settings and checks its numbers against the course's own
 functions (``sinusoidal_pe``, ``similarity_profile``, ``shift_matrix``, ``rope_frequencies``,
 ``wavelengths``, ``sincos_2d`` and ``grid_shift_matrix``).

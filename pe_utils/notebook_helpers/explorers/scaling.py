@@ -1,12 +1,12 @@
 """Notebook 09's second explorer: the divisor ``ω_i / ω'_i`` of each pair under a context-extension rule (its
-Vega expressions are compared with ``pe_utils.context.rope_frequencies`` by
-tests/notebook/test_explorers.py).
+Vega expressions are compared with ``pe_utils.rope_scaling.rope_frequencies`` by
+tests/notebook_helpers/test_explorers.py).
 """
 
 from __future__ import annotations
 
 from ..._checks import check_base
-from ...context import LENGTH_DEPENDENT_RULES, RULES, check_scaling
+from ...rope_scaling import LENGTH_DEPENDENT_RULES, RULES, check_scaling
 from ._chart import Explorer, _calc, _chart, _check_even_in, _check_range, _radio, _slider
 
 #: The context-extension rules of :func:`scaling_explorer`, as Hugging Face's ``rope_type``: the
@@ -32,7 +32,7 @@ def scaling_explorer(
     Sliders for the factor ``s`` (0.5 steps) and the rule (``rope_type``: ``"linear"``,
     ``"ntk"``, ``"yarn"``, ``"llama3"``); the other keys are fixed at the arguments, with
     Hugging Face's names (``original_max_position_embeddings`` is ``L``). The chart computes
-    ``ω'_i`` by the formulas of :func:`pe_utils.context.rope_frequencies` (YaRN with
+    ``ω'_i`` by the formulas of :func:`pe_utils.rope_scaling.rope_frequencies` (YaRN with
     ``truncate=True``: rounded ramp ends, clamped to ``[0, d − 1]``), so ``c_i`` is ``s``
     for every pair under ``"linear"``, ``s^(2i/(d−2))`` under ``"ntk"``, and 1 for fast pairs
     rising to ``s`` for slow ones under ``"yarn"`` and ``"llama3"``. The dotted line marks

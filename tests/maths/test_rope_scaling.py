@@ -1,4 +1,4 @@
-"""pe_utils.context: context-extension rules, YaRN's attention scale, ALiBi slopes (notebook 09).
+"""pe_utils.rope_scaling: context-extension rules, YaRN's attention scale, ALiBi slopes (notebook 09).
 
 Expected values are worked out by hand in the comments (or from a literal transcription
 of the published code), never copied from the functions' output.
@@ -13,7 +13,7 @@ from hypothesis import assume, given
 from hypothesis import strategies as st
 
 import pe_utils as pu
-from pe_utils.context import alibi_slopes, rope_frequencies, yarn_attention_scale
+from pe_utils.rope_scaling import rope_frequencies, yarn_attention_scale
 from tests.strategies import bases, d_models, layouts
 
 factors = st.floats(min_value=1.0, max_value=64.0, allow_nan=False)
@@ -180,33 +180,6 @@ def test_yarn_attention_scale_by_hand():
     assert yarn_attention_scale(math.exp(10.0)) == pytest.approx(2.0, rel=1e-15)
 
 
-def test_alibi_slopes_by_hand():
-    eighths = [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256]
-    np.testing.assert_allclose(alibi_slopes(8), eighths)
-    np.testing.assert_allclose(alibi_slopes(1), [2.0**-8])
-    np.testing.assert_allclose(alibi_slopes(2), [2.0**-4, 2.0**-8])
-    np.testing.assert_allclose(alibi_slopes(16), 2.0 ** (-0.5 * np.arange(1, 17)))
-    # 6 heads: the 4 slopes 2^-2 … 2^-8, then slopes 0 and 2 of 8 heads: 2^-1, 2^-3
-    np.testing.assert_allclose(alibi_slopes(6), [2.0**-2, 2.0**-4, 2.0**-6, 2.0**-8, 2.0**-1, 2.0**-3])
-    # 12 heads: 2^-1 … 2^-8, then 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5
-    expected = [2.0**-k for k in range(1, 9)] + [2.0**-0.5, 2.0**-1.5, 2.0**-2.5, 2.0**-3.5]
-    np.testing.assert_allclose(alibi_slopes(12), expected)
-
-
-@pytest.mark.parametrize("n_heads", [n for n in range(3, 200) if n & (n - 1)])
-def test_alibi_extra_slopes_are_not_all_between_the_base_slopes(n_heads):
-    # n = 2^a + r heads: 2^a base slopes 2^(−8(h+1)/2^a), then r extra slopes 2^(−4(2j+1)/2^a).
-    # Extra j = 0 lies above every base slope; extra j ≥ 1 lies between base slopes j − 1 and j.
-    power = 2 ** math.floor(math.log2(n_heads))
-    slopes = alibi_slopes(n_heads)
-    base, extra = slopes[:power], slopes[power:]
-    j = np.arange(n_heads - power)
-    np.testing.assert_allclose(extra, 2.0 ** (-4.0 * (2 * j + 1) / power), rtol=1e-12)
-    assert extra[0] > base.max()
-    for j in range(1, extra.size):
-        assert base[j - 1] > extra[j] > base[j]
-
-
 def test_yarn_attention_scale_against_both_sources():
     # jquesnelle/yarn scaled_rope/LlamaYaRNScaledRotaryEmbedding.py @ 995db5b5 and Hugging Face
     # release 5.23.0 (modeling_rope_utils.py): get_mscale returns 1 for scale ≤ 1.
@@ -260,7 +233,7 @@ COURSE_USES = {"dynamic": {"original_max_position_embeddings"}}
 
 
 def test_rule_names_are_hugging_faces_except_the_courses_own():
-    from pe_utils.context import RULES
+    from pe_utils.rope_scaling import RULES
 
     assert set(RULES) == (set(HF_KEYS) | set(COURSE_ROPE_TYPES))
     assert not set(COURSE_ROPE_TYPES) & HF_ROPE_TYPES  # "ntk" is not a Hugging Face type
@@ -268,7 +241,7 @@ def test_rule_names_are_hugging_faces_except_the_courses_own():
     for rope_type, rule in RULES.items():
         keys = set(rule.required) | set(rule.optional)
         assert keys <= HF_KEYS.get(rope_type, COURSE_ROPE_TYPES.get(rope_type)), rope_type
-    doc = " ".join(pe_utils_context_doc().split())
+    doc = " ".join(rope_scaling_doc().split())
     assert '"ntk"`` is the course\'s own name' in doc and "no such type" in doc
     # "dynamic": L is the course's required original_max_position_embeddings; in Hugging Face it is
     # the config's max_position_embeddings. The docstring must say both.
@@ -277,35 +250,10 @@ def test_rule_names_are_hugging_faces_except_the_courses_own():
     assert "``max_position_embeddings``" in doc and "that use of the key is the course's own" in doc
 
 
-def pe_utils_context_doc():
-    import pe_utils.context
+def rope_scaling_doc():
+    import pe_utils.rope_scaling
 
-    return pe_utils.context.__doc__
-
-
-def _get_slopes_as_published(n):
-    """A literal transcription of get_slopes.
-
-    From ofirpress/attention_with_linear_biases, fairseq/models/transformer.py.
-    """
-
-    def get_slopes_power_of_2(n):
-        start = 2 ** (-(2 ** -(math.log2(n) - 3)))
-        ratio = start
-        return [start * ratio**i for i in range(n)]
-
-    if math.log2(n).is_integer():
-        return get_slopes_power_of_2(n)
-    closest_power_of_2 = 2 ** math.floor(math.log2(n))
-    return (
-        get_slopes_power_of_2(closest_power_of_2)
-        + _get_slopes_as_published(2 * closest_power_of_2)[0::2][: n - closest_power_of_2]
-    )
-
-
-@pytest.mark.parametrize("n_heads", range(1, 70))
-def test_alibi_slopes_match_the_published_code(n_heads):
-    np.testing.assert_allclose(alibi_slopes(n_heads), _get_slopes_as_published(n_heads), rtol=1e-13)
+    return pe_utils.rope_scaling.__doc__
 
 
 def test_scaling_dict_is_not_modified():
@@ -396,17 +344,6 @@ def test_yarn_attention_scale_formula(s):
     scale = yarn_attention_scale(s)
     assert scale >= 1.0
     np.testing.assert_allclose(np.exp(10 * (scale - 1)), s, rtol=1e-9)
-
-
-@given(n=st.integers(min_value=1, max_value=256))
-def test_alibi_slopes_properties(n):
-    slopes = alibi_slopes(n)
-    assert slopes.shape == (n,)
-    assert np.all((slopes > 0) & (slopes < 1))
-    assert len(set(slopes.tolist())) == n  # one distinct slope per head
-    power = 2 ** int(math.floor(math.log2(n)))
-    # the first 2^a slopes are geometric with start = ratio = 2^(−8/2^a)
-    np.testing.assert_allclose(slopes[:power], 2.0 ** (-8.0 * np.arange(1, power + 1) / power), rtol=1e-12)
 
 
 ROPE_TAKES_SCALING = "scaling" in inspect.signature(pu.rope).parameters
@@ -627,15 +564,6 @@ def test_bad_yarn_attention_scale(factor, error):
 
 
 @pytest.mark.parametrize(
-    ("n_heads", "error"),
-    [(0, ValueError), (-8, ValueError), (8.0, TypeError), (True, TypeError), ("8", TypeError)],
-)
-def test_bad_alibi_heads(n_heads, error):
-    with pytest.raises(error, match="n_heads"):
-        alibi_slopes(n_heads)
-
-
-@pytest.mark.parametrize(
     ("factor", "error"),
     [(0.0, ValueError), (-1.0, ValueError), (float("nan"), ValueError), ("2", TypeError), (True, TypeError)],
 )
@@ -646,7 +574,7 @@ def test_yarn_attention_scale_names_its_own_argument(factor, error):
 
 
 def test_a_scaling_rule_is_data_and_a_malformed_rule_is_refused():
-    from pe_utils.context import RULES, Llama3Rule, ScalingRule, YarnRule, check_scaling
+    from pe_utils.rope_scaling import RULES, Llama3Rule, ScalingRule, YarnRule, check_scaling
 
     assert isinstance(RULES["yarn"], YarnRule) and isinstance(RULES["llama3"], Llama3Rule)
     assert dict(RULES["yarn"].optional) == {"beta_fast": 32.0, "beta_slow": 1.0, "truncate": True}
