@@ -73,8 +73,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from tools import build_slides, chromium, course_fonts, deck_html, navigation
-from tools.paths import ROOT
+from tools import build_slides, chromium, course_fonts, navigation
+from tools.paths import NOTEBOOKS, ROOT
 
 SITE_TOOLS = ROOT / "tools" / "site"
 SITE_BUILD = "tools.site.build"  # the site's builder (Sphinx), run in a process of its own (python -m)
@@ -368,7 +368,7 @@ def check(
     notebooks: list[Path] | None = None,
     size: tuple[int, int] = SIZES[0],
     out: Path | None = None,
-    folder: Path = deck_html.NOTEBOOKS,
+    folder: Path = NOTEBOOKS,
     screenshots: Path | None = None,
     site: bool = True,
     cache: Path | None = CACHE,

@@ -43,10 +43,6 @@ from tools import (
     explorers_web,  # (interactive explorers: Vega-Lite drawn by local vega-embed)
 )
 from tools.deck_html import (
-    COURSE_TITLE,
-    NODE_MODULES,
-    NOTEBOOKS,
-    ROOT,
     WithoutSoup,
     copy_npm_files,
     export_course,
@@ -54,8 +50,10 @@ from tools.deck_html import (
     with_mathjax,
     write_index,
 )
+from tools.navigation import COURSE_TITLE
+from tools.paths import BUILD, NODE_MODULES, NOTEBOOKS
 
-OUT = ROOT / "_build" / "slides"
+OUT = BUILD / "slides"
 SUFFIX = ".slides.html"
 REVEAL = NODE_MODULES / "reveal.js"
 REVEAL_URL = "reveal.js"  # relative to a deck; reveal.js/ sits next to it

@@ -20,10 +20,9 @@ import subprocess
 import time
 from pathlib import Path
 
-from tools.paths import NPM_PACKAGES
+from tools.paths import NODE_MODULES, NPM_PACKAGES
 
 NPM_FOLDER = NPM_PACKAGES
-NODE_MODULES = NPM_FOLDER / "node_modules"
 BROWSER_FOLDER = NODE_MODULES / ".chromium"  # where the browser is unpacked
 UNPACK_SECONDS = 300
 # @sparticuz/chromium unpacks into the temporary folder and returns the binary's path.

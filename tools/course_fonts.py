@@ -20,7 +20,8 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-NODE_MODULES = Path(__file__).resolve().parent / "npm_packages" / "node_modules"
+from tools.paths import NODE_MODULES
+
 PACKAGE = NODE_MODULES / "dejavu-fonts-ttf"
 FONTS_URL = "fonts"  # relative to a page; fonts/ sits next to it
 SANS, MONO = "Course Sans", "Course Mono"

@@ -29,13 +29,10 @@ from tools import (
     course_fonts,  # (the fonts the pages ship: text measures the same on every machine)
     navigation,  # (a sibling tool: titles, summaries, course order)
 )
-from tools.paths import NOTEBOOKS, ROOT
+from tools.paths import NODE_MODULES, NOTEBOOKS
 
-COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
 _TARGET = re.compile(r"""(?P<attr>\b(?:href|src))=(?P<quote>["'])(?P<url>[^"']*)(?P=quote)""")
 _SCHEME = re.compile(r"^[A-Za-z][A-Za-z0-9+.\-]*:")
-# The course's npm packages (tools/npm_packages/package.json), installed by `make setup`.
-NODE_MODULES = ROOT / "tools" / "npm_packages" / "node_modules"
 MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
 # All TeX extensions, HTML-CSS output (as JupyterLab), and the web fonts that output loads.
 MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
@@ -45,19 +42,23 @@ MATHJAX_URL = "mathjax/tex-chtml-full.js"  # relative to a page; mathjax/ sits n
 # are loaded before MathJax typesets: it scales each formula to the x-height of the text around
 # it, measured as it typesets, and a font still loading would be measured as the machine's
 # fallback. A character MathJax's fonts lack, and an error's message, are drawn in the page's font.
-MATHJAX_CONFIG = r"""window.MathJax = {
-  tex: {
-    inlineMath: [['$', '$'], ['\\(', '\\)']],
-    displayMath: [['$$', '$$'], ['\\[', '\\]']],
-    processEscapes: true,
-    processEnvironments: true
-  },
-  chtml: { unknownFamily: @TEXT@, merrorFont: @TEXT@ },
-  startup: {
-    pageReady: () => Promise.all([...document.fonts].map((face) => face.load().catch(() => {})))
-      .then(() => MathJax.startup.defaultPageReady())
-  }
-};""".replace("@TEXT@", json.dumps(course_fonts.MATHJAX_TEXT_FAMILY))
+MATHJAX_SETTINGS = {
+    "tex": {
+        "inlineMath": [["$", "$"], ["\\(", "\\)"]],
+        "displayMath": [["$$", "$$"], ["\\[", "\\]"]],
+        "processEscapes": True,
+        "processEnvironments": True,
+    },
+    "chtml": {
+        "unknownFamily": course_fonts.MATHJAX_TEXT_FAMILY,
+        "merrorFont": course_fonts.MATHJAX_TEXT_FAMILY,
+    },
+}
+MATHJAX_CONFIG = (
+    f"window.MathJax = {json.dumps(MATHJAX_SETTINGS)};\n"
+    "window.MathJax.startup = { pageReady: () => Promise.all([...document.fonts].map("
+    "(face) => face.load().catch(() => {}))).then(() => MathJax.startup.defaultPageReady()) };"
+)
 # A code cell's source, highlighted by Pygments (which escapes it), without the lab template's
 # extra pass through bleach: that pass changes nothing here and took a third of the build time.
 INPUT_BLOCK = """{% block input %}

@@ -34,9 +34,8 @@ from nbconvert.exporters import Exporter
 from nbconvert.preprocessors import Preprocessor
 
 from tools import course_fonts  # a sibling tool: the fonts the pages ship
-from tools.paths import ROOT
+from tools.paths import NODE_MODULES
 
-NODE_MODULES = ROOT / "tools" / "npm_packages" / "node_modules"
 VEGALITE_MIMETYPE = "application/vnd.vegalite.v5+json"
 #: package -> its browser build (UMD, defines a global), loaded in this order.
 VEGA_FILES = (

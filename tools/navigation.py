@@ -38,6 +38,8 @@ import nbformat
 
 from tools.paths import NOTEBOOKS, README, course_notebooks
 
+#: The course's title, as the site, the decks' index and the notebooks' title slides give it.
+COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
 NAV_MARKER = "<!-- nav -->"
 CONTENTS_MARKER = "<!-- contents -->"
 README_START = "<!-- contents:start -->"

@@ -108,7 +108,9 @@ def assert_offline(folder):
         for url in re.findall(r"""url\(["']?([^"')]+)["']?\)""", styles):
             assert url.startswith("data:") or (page.parent / url).is_file(), (page.name, url)
         config = [s for s in parser.inline_scripts if "window.MathJax" in s]
-        assert config and "['$', '$']" in config[0], f"{page.name}: MathJax 3 is not told about $...$"
+        assert config and re.search(r"""inlineMath": \[\s*\["\$", "\$"\]""", config[0]), (
+            f"{page.name}: MathJax 3 is not told about $...$"
+        )
         assert "MathJax.Hub" not in "".join(parser.inline_scripts), f"{page.name} uses MathJax 2's API"
         if page.name.endswith(".slides.html"):
             for needed in ("dist/reveal.js", "plugin/notes/notes.js", "dist/reveal.css", "dist/theme/"):

@@ -170,7 +170,7 @@ def stage(src: Path, folder: Path = NOTEBOOKS, readme: Path = README) -> None:
     home = (
         site_markdown(readme.read_text(encoding="utf-8"), readme, staged)
         if readme.is_file()
-        else f"# {course_site.COURSE_TITLE}\n"
+        else f"# {navigation.COURSE_TITLE}\n"
     )
     tracks = tracks_markdown(notebooks)
     if tracks is not None:

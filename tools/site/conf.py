@@ -13,9 +13,10 @@ from pathlib import Path
 
 # Sphinx reads this file by path: the repository (where the tools package is) goes on sys.path.
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
-from tools.site import course_site  # noqa: E402  # the course's Sphinx extension: explorers, anchors, MathJax, fonts
+from tools import navigation  # noqa: E402  (the course's title)
+from tools.site import course_site  # noqa: E402  (the course's Sphinx extension: explorers, anchors, MathJax, fonts)
 
-project = course_site.COURSE_TITLE
+project = navigation.COURSE_TITLE
 author = "The course's authors"
 copyright = "the course's authors"
 root_doc = "index"
@@ -37,10 +38,10 @@ suppress_warnings = ["myst.strikethrough"]
 # MathJax 3 from the course's npm package, copied into _static/mathjax/ (never a CDN), with
 # JupyterLab 4's TeX settings; on every page, so that the browser check can wait on it.
 mathjax_path = course_site.MATHJAX_URL
-mathjax3_config = None  # course_site adds MathJax's settings (MATHJAX_CONFIG_JS)
+mathjax3_config = None  # course_site adds MathJax's settings (deck_html.MATHJAX_CONFIG, as the decks)
 
 html_theme = "sphinx_book_theme"
-html_title = course_site.COURSE_TITLE
+html_title = navigation.COURSE_TITLE
 html_static_path = [str(Path(__file__).resolve().parent / "static")]
 html_css_files = ["course-site.css"]
 html_copy_source = True  # the download button gives the notebook

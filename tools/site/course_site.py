@@ -15,7 +15,6 @@
 
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
@@ -25,35 +24,11 @@ from tools import (
     course_fonts,  # the fonts the decks and the site ship
     explorers_web,  # the explorers' HTML form and loader, shared with the decks
 )
-from tools.paths import NODE_MODULES
+from tools.deck_html import MATHJAX_CONFIG, MATHJAX_ES5, MATHJAX_FILES
 
 HERE = Path(__file__).resolve().parent
 
-COURSE_TITLE = "Sinusoidal positional encodings, from first principles"
-MATHJAX_ES5 = NODE_MODULES / "mathjax-full" / "es5"
-# All TeX extensions, HTML-CSS output (as JupyterLab), and the web fonts that output loads.
-MATHJAX_FILES = ("tex-chtml-full.js", "output/chtml/fonts/woff-v2")
 MATHJAX_URL = "mathjax/tex-chtml-full.js"  # Sphinx reads it relative to _static/
-# JupyterLab 4's TeX settings (@jupyterlab/mathjax-extension); a character MathJax's fonts lack,
-# and an error's message, in the course's font. MathJax typesets once the page's fonts are loaded:
-# it scales each formula to the x-height of the text around it (as tools/deck_html.py).
-MATHJAX_CONFIG = {
-    "tex": {
-        "inlineMath": [["$", "$"], ["\\(", "\\)"]],
-        "displayMath": [["$$", "$$"], ["\\[", "\\]"]],
-        "processEscapes": True,
-        "processEnvironments": True,
-    },
-    "chtml": {
-        "unknownFamily": course_fonts.MATHJAX_TEXT_FAMILY,
-        "merrorFont": course_fonts.MATHJAX_TEXT_FAMILY,
-    },
-}
-MATHJAX_CONFIG_JS = (
-    f"window.MathJax = {json.dumps(MATHJAX_CONFIG)};\n"
-    "window.MathJax.startup = { pageReady: () => Promise.all([...document.fonts].map("
-    "(face) => face.load().catch(() => {}))).then(() => MathJax.startup.defaultPageReady()) };"
-)
 FONT_CSS = "course-fonts.css"  # in _static/, written from course_fonts.FONT_CSS
 EXPLORER_CSS = "vega/explorers.css"  # in _static/, written from explorers_web.EXPLORER_CSS
 
@@ -174,7 +149,7 @@ FONTAWESOME_CONFIG = "window.FontAwesomeConfig = { observeMutations: false };"
 def setup(app):
     app.set_html_assets_policy("always")  # MathJax on every page: the browser check waits on it
     app.add_js_file(None, body=FONTAWESOME_CONFIG, priority=100)  # before the theme's deferred scripts
-    app.add_js_file(None, body=MATHJAX_CONFIG_JS, priority=100)  # read by MathJax as it starts
+    app.add_js_file(None, body=MATHJAX_CONFIG, priority=100)  # read by MathJax as it starts
     app.add_css_file(FONT_CSS, priority=900)  # after the theme's sheets: its font variables win
     app.connect("builder-inited", install_assets)
     app.connect("html-page-context", add_explorer_scripts)
