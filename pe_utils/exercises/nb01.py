@@ -13,7 +13,7 @@ import numpy as np
 
 from ..attention import fixed_weights, permutation_matrix, self_attention, token_embeddings
 from . import CheckResult, Exercise, FunctionExercise
-from ._answers import Refusal, as_typed, read_real
+from ._reading import Refusal, as_typed, read_real
 
 __all__ = [
     "causal_unchanged_positions",

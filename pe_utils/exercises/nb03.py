@@ -16,7 +16,7 @@ import math
 import numpy as np
 
 from . import CheckResult, Exercise, FunctionExercise
-from ._answers import read_real
+from ._reading import read_real
 
 BASE = 10000.0
 

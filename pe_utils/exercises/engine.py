@@ -1,0 +1,742 @@
+"""The exercise engine: how an answer is judged (``Exercise``, ``FunctionExercise``).
+
+``check`` returns a ``CheckResult`` (true when right; its ``repr`` is the message) and never raises,
+prints or warns. ``_reading.py`` reads the answer without trusting it; the verdict is the first rule
+that applies in ``VALUE_RULES`` (or ``FUNCTION_RULES``) below, which read as the specification. A
+numeric question states the form of its answer (``answer_form``): a whole number (exact or wrong),
+rounded (``decimals``/``significant``: right within half a unit of that digit) or the exact value.
+"""
+
+from __future__ import annotations
+
+import copy
+import decimal
+import io
+import warnings
+from collections.abc import Callable, Mapping, Sequence
+from contextlib import redirect_stderr, redirect_stdout
+from dataclasses import dataclass
+from functools import cached_property
+from types import SimpleNamespace
+from typing import Any, NamedTuple
+
+import numpy as np
+
+from ._reading import Refusal, as_typed, describe, is_function_like, read_as, shape_words, short_repr
+
+PLACEHOLDER = ...  # what the stored notebook keeps in place of an answer
+NOT_ATTEMPTED = "Not attempted yet: replace ... with your answer and run the cell again."
+CORRECT = "Correct!"
+Target = str | bool | np.ndarray  # what an answer is compared with: a word, True/False or a float64 array
+
+
+@dataclass(frozen=True)
+class CheckResult:
+    """The verdict of ``check``: true when the answer is right; shows its message."""
+
+    passed: bool
+    message: str
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+    def __repr__(self) -> str:
+        return self.message
+
+
+def _decimals(value: float) -> tuple[int, int]:
+    """``(significant digits, decimals)`` of ``value`` as ``repr`` writes it (1200 has -2 decimals)."""
+    _, digits, exponent = decimal.Decimal(repr(float(value))).normalize().as_tuple()
+    return len(digits), -int(exponent)
+
+
+def _normalise(text: str) -> str:
+    return " ".join(text.split()).strip("'\"`.!? ").lower()
+
+
+@dataclass(frozen=True)
+class Form:
+    """How answers are compared: the tolerance, the digits asked for, the words allowed."""
+
+    rtol: float
+    atol: float
+    decimals: int | None = None
+    significant: int | None = None
+    choices: tuple[str, ...] = ()
+    whole: bool = False  # a whole-number answer is exact (to 1e-9) or wrong
+
+
+class Answer:
+    """An answer (``given``) read as the kind of ``target`` (``read``), and the tests the rules use."""
+
+    def __init__(
+        self,
+        given: Any,
+        target: Target,
+        form: Form,
+        mistakes: Sequence[tuple[Target, str]] = (),
+        budget: int = 1000,
+        subject: str = "your answer",
+    ) -> None:
+        self.given, self.target, self.form, self.mistakes, self.budget = given, target, form, mistakes, budget
+        self.read, self.subject = read_as(given, target, budget), subject
+        self.refused = isinstance(self.read, Refusal)
+        self.scalar = isinstance(target, np.ndarray) and not target.ndim
+        self.numbers = (
+            isinstance(target, np.ndarray)
+            and isinstance(self.read, np.ndarray)
+            and self.read.shape == target.shape
+        )  # of the shape asked for
+        low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.itemsize < 8
+        self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
+
+    def like(self, given: Any, target: Target) -> Answer:
+        return Answer(given, target, self.form, budget=self.budget)
+
+    def mistake(self, test: Callable[[Answer], bool]) -> str | None:
+        """The explanation of the first typical mistake that ``test`` says the answer is."""
+        return next((text for wrong, text in self.mistakes if test(self.like(self.given, wrong))), None)
+
+    def close(self) -> np.ndarray:
+        rtol, atol = (0.0, 1e-9) if self.form.whole else (self.form.rtol, self.form.atol)
+        return np.isclose(self.read, self.target, rtol=rtol, atol=atol)
+
+    def unit(self) -> np.ndarray | None:
+        """One unit of the last digit asked for, per entry (``None`` if no digits are asked for)."""
+        decimals, significant, target = self.form.decimals, self.form.significant, self.target
+        if decimals is not None or significant is None:
+            return None if decimals is None else np.full(target.shape, 10.0**-decimals)
+        magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
+        return np.where(target == 0, 0.0, 10.0 ** (magnitude - significant + 1))
+
+    def matches(self) -> bool:
+        if isinstance(self.target, str):
+            return isinstance(self.read, str) and _normalise(self.read) == _normalise(self.target)
+        if isinstance(self.target, bool):
+            return self.read is self.target
+        return self.numbers and self.close().all()
+
+    def off(self, units: float = 0.5) -> np.ndarray:
+        """The entries neither close nor within ``units`` units of the last digit asked for."""
+        unit, close = self.unit(), self.close()
+        if unit is None:
+            return ~close
+        return ~(close | (np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
+
+    def within(self, units: float = 0.5) -> bool:
+        finite = self.numbers and np.isfinite(self.read).all()
+        return finite and self.unit() is not None and not self.off(units).any()
+
+    def passes(self) -> bool:
+        """Right: equal within the tolerance, or within half a unit of the last digit asked for."""
+        return self.matches() or self.within()
+
+    def digits_close(self) -> bool:
+        """Every entry right to the digits it shows (at least two; an array's entries share decimals)."""
+        if not self.numbers or self.read.size == 0 or not np.isfinite(self.read).all():
+            return False
+        flat, shown = self.read.ravel(), [_decimals(value) for value in self.read.ravel()]
+        decimals, units = max(max(0, places) for _, places in shown), np.full(flat.size, np.nan)
+        if decimals >= 1:  # NumPy prints an array with common decimals: one unit for all
+            if decimals < 2 and all(count < 2 for (count, _), x in zip(shown, flat, strict=True) if x):
+                return False  # a single digit such as 0.2 is too few to call close
+            units[:] = 10.0**-decimals
+        for index, ((digits, places), value) in enumerate(zip(shown, flat, strict=True)):  # 1000 ≠ 1024
+            if decimals < 1 and value and self.target.flat[index] != np.round(self.target.flat[index]):
+                units[index] = 10.0**-places if digits >= 2 else 10.0 ** (-places - 1) if places else np.nan
+        with np.errstate(invalid="ignore"):
+            within = np.abs(flat - self.target.ravel()) <= 0.5 * units * (1 + 1e-9)
+        return bool(np.all(within | self.close().ravel()))
+
+    def answer_form(self) -> str:
+        """The phrase a numeric question must contain: "to 4 decimals", "a whole number", …"""
+        for count, word in ((self.form.decimals, "decimal"), (self.form.significant, "significant digit")):
+            if count is not None:
+                return f"to {count} {word}" + "s" * (count != 1)
+        return "a whole number" if np.all(self.target == np.round(self.target)) else "the exact value"
+
+    def off_entries(self) -> str:
+        """The entries off by more than half a unit: "", " in every entry", " in entry (1,)", …"""
+        off = self.off()
+        where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
+        return (
+            ""
+            if self.scalar
+            else " in every entry"
+            if off.all()
+            else f" in entr{'y' if len(where) == 1 else 'ies'} " + ", ".join(map(str, where[:4]))
+        )
+
+    def cut_off(self) -> bool:
+        unit = self.unit()
+        with np.errstate(divide="ignore", invalid="ignore"):
+            cut = np.where(unit > 0, np.trunc(self.target / np.where(unit > 0, unit, 1)) * unit, self.target)
+        return bool(np.all(np.isclose(self.read, cut, rtol=1e-12, atol=0.0) | (unit == 0)))
+
+    def more_decimals(self) -> bool:
+        unit = self.unit()
+        asked = int(np.max(np.maximum(0, -np.round(np.log10(np.where(unit > 0, unit, 1.0))))))
+        return max(max(0, _decimals(value)[1]) for value in self.read.ravel()) > asked
+
+    def expected(self) -> str:
+        target, choices = self.target, self.form.choices
+        if isinstance(target, str):
+            return (
+                f"one of the words {_words(choices)}, as text in quotes"
+                if choices
+                else "a word, as text in quotes"
+            )
+        return (
+            "True or False"
+            if isinstance(target, bool)
+            else "a number"
+            if self.scalar
+            else f"a list or array of {shape_words(target.shape)} (shape {target.shape})"
+            if target.ndim == 1
+            else f"an array of shape {target.shape}"
+        )
+
+    def got(self) -> str:
+        noun = (
+            f"a {type(self.given).__name__}"
+            if isinstance(self.given, list | tuple | range)
+            else "an array"
+            if isinstance(self.given, np.ndarray)
+            else "a value"
+        )
+        return (
+            f"Expected {'a single number' if self.scalar else f'shape {self.target.shape}'}, got {noun} "
+            f"of shape {self.read.shape}"
+        )
+
+    def several(self) -> bool:
+        given = self.given
+        return isinstance(given, list | tuple | range) or isinstance(given, np.ndarray) and given.ndim
+
+    def comma(self) -> bool:
+        given = self.given
+        return isinstance(given, tuple) and len(given) == 2 and all(type(x) is int for x in given)
+
+
+def _words(words: Sequence[str]) -> str:
+    quoted = [repr(word) for word in sorted(set(words))]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
+
+
+def _first(where: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(where)[0])
+
+
+def _refused(a: Answer) -> str:
+    path = a.read.where if len(a.read.where) <= 40 else a.read.where[:39] + "…"
+    where = f", but item {path} is" if path else ", got"
+    advice = f": {a.read.advice}" if a.read.advice else ""
+    return f"Expected {a.expected()}{where} {a.read.description}{advice}."
+
+
+def _close(a: Answer) -> str:
+    every, form = ", in every entry" * (not a.scalar), a.answer_form()
+    if form in ("a whole number", "the exact value"):
+        what = (
+            "the answer is a whole number"
+            if form == "a whole number"
+            else "the question asks for the exact value"
+        )
+        code = " (the value your code computes)" * (form == "the exact value")
+        return f"Close: right to the digits you gave{every}, but {what}: give all of its digits{code}."
+    return f"Close: right to the digits you gave{every}; the question asks for the answer {form}."
+
+
+def _precision(a: Answer) -> str:
+    dtype, held = a.given.dtype, as_typed(float(a.stored.flat[0])) if a.stored.size else ""
+    rounded = a.form.decimals is not None or a.form.significant is not None
+    asked = f"the value {a.answer_form()}" if rounded else "the exact value"
+    return (
+        f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it "
+        f"holds {held}{' (first entry)' * bool(a.stored.ndim)}, not {asked} the question asks for. "
+        "Compute in float64 (a plain Python float, or np.float64) and give that."
+    )
+
+
+class Rule(NamedTuple):
+    """``name``: what it recognises; ``applies(x)``: whether it does; ``message(x)``: what it says."""
+
+    name: str
+    applies: Callable[[Any], Any]
+    message: Callable[[Any], str]
+    passed: bool = False
+
+
+def judge(subject: Any, rules: Sequence[Rule]) -> CheckResult:
+    """The verdict of the first rule that applies to ``subject``."""
+    rule = next(rule for rule in rules if rule.applies(subject))
+    return CheckResult(rule.passed, rule.message(subject))
+
+
+REFUSALS = [  # the answer cannot be read as the kind of answer asked for
+    Rule(
+        "one number asked for, several given",
+        lambda a: a.refused and a.scalar and a.several() and not a.read.huge,
+        lambda a: f"Expected a single number, got {describe(a.given)[0]}.",
+    ),
+    Rule(
+        "a number too large for a float",
+        lambda a: a.refused and a.read.huge,
+        lambda a: (
+            f"Not quite: that is {a.read.description}, far too large; the answer is an ordinary-sized "
+            "number (it fits in a float); try hint()."
+        ),
+    ),
+    Rule(
+        "too many numbers to read",
+        lambda a: a.refused and a.read.shape is not None,
+        lambda a: (
+            f"Expected {'a single number' if a.scalar else f'shape {a.target.shape}'}, "
+            f"got {a.read.description}."
+        ),
+    ),
+    Rule("not the kind of answer asked for", lambda a: a.refused, _refused),
+]
+DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, and wrong
+    Rule(
+        "a word not among the choices",
+        lambda a: (
+            isinstance(a.target, str)
+            and a.form.choices
+            and _normalise(a.read) not in map(_normalise, a.form.choices)
+        ),
+        lambda a: (
+            f"Not quite: {short_repr(a.read)} is not one of the words asked for ({_words(a.form.choices)})."
+        ),
+    ),
+    Rule(
+        "a wrong word",
+        lambda a: isinstance(a.target, str),
+        lambda a: f"Not quite: {short_repr(a.read)} is not the right word; try hint().",
+    ),
+    Rule(
+        "a wrong True/False",
+        lambda a: isinstance(a.target, bool),
+        lambda a: f"Not quite: {a.read} is not right; try hint().",
+    ),
+    Rule(
+        "a decimal comma: (2, 4) for 2.4",
+        lambda a: a.scalar and a.read.shape and a.comma(),
+        lambda a: (
+            f"{a.got()} (Python reads a comma as two numbers: write a decimal with a point, "
+            f"{a.given[0]}.{a.given[1]})."
+        ),
+    ),
+    Rule(
+        "one number in brackets",
+        lambda a: a.scalar and a.read.shape and a.read.size == 1,
+        lambda a: f"{a.got()}: write the number without brackets.",
+    ),
+    Rule("several numbers for one", lambda a: a.scalar and a.read.shape, lambda a: f"{a.got()}."),
+    Rule(
+        "one number for several",
+        lambda a: a.read.shape == () != a.target.shape,
+        lambda a: (
+            f"Expected shape {a.target.shape}"
+            f"{f' ({shape_words(a.target.shape)})' * (a.target.ndim == 1)}, got a single number."
+        ),
+    ),
+    Rule("a wrong shape", lambda a: a.read.shape != a.target.shape, lambda a: f"{a.got()}."),
+    Rule(
+        "NaN",
+        lambda a: a.scalar and np.isnan(a.read),
+        lambda a: (
+            f"Not quite: {a.subject} is NaN (not a number), the result of an undefined operation such "
+            "as 0/0, inf − inf or the mean of an empty array."
+        ),
+    ),
+    Rule(
+        "infinite",
+        lambda a: a.scalar and not np.isfinite(a.read),
+        lambda a: (
+            f"Not quite: {a.subject} is infinite ({float(a.read)}): something overflowed or was divided by 0."
+        ),
+    ),
+    Rule(
+        "nearly a whole number",
+        lambda a: a.scalar and a.form.whole and abs(a.read - a.target) < 0.01,
+        lambda a: (
+            f"Not quite: the answer is a whole number, and {as_typed(float(a.read))} is not one; "
+            "give it exactly."
+        ),
+    ),
+    Rule(
+        "a wrong number",
+        lambda a: a.scalar,
+        lambda a: f"Not quite: {as_typed(float(a.read))} is not the right value; try hint().",
+    ),
+    Rule(
+        "NaN or infinity in an array",
+        lambda a: not np.all(np.isfinite(a.read)),
+        lambda a: (
+            f"Not quite: {a.subject} contains NaN or infinity ({int(np.sum(~np.isfinite(a.read)))} of "
+            f"{a.read.size} entries, the first at index {_first(~np.isfinite(a.read))})."
+        ),
+    ),
+    Rule(
+        "some entries differ",
+        lambda a: True,
+        lambda a: (
+            f"Not quite: the shape {a.read.shape} is right but some values are not: "
+            f"{int(np.sum(a.off()))} of {a.read.size} entries differ, the first at "
+            f"index {_first(a.off())}; try hint()."
+        ),
+    ),
+]
+VALUE_RULES = [
+    Rule(
+        "right, but a float16/float32 holds too few digits",
+        lambda a: a.passes() and a.stored is not None and not a.like(a.stored, a.target).passes(),
+        _precision,
+    ),
+    Rule("right", Answer.passes, lambda a: CORRECT, passed=True),
+    Rule(
+        "a typical mistake",
+        lambda a: a.mistake(Answer.passes),
+        lambda a: f"Not quite. {a.mistake(Answer.passes)}",
+    ),
+    *REFUSALS,
+    Rule("right to the digits given, but fewer than asked for", Answer.digits_close, _close),
+    Rule(
+        "cut off, not rounded",
+        lambda a: a.within(1.0) and a.cut_off(),
+        lambda a: (
+            f"Close, but not right {a.answer_form()}: you cut the digits off{a.off_entries()}. "
+            "Round to the nearest instead (a next digit of 5 or more rounds the last one up)."
+        ),
+    ),
+    Rule(
+        "more digits than asked for, the last one asked off",
+        lambda a: a.within(1.0) and a.more_decimals(),
+        lambda a: (
+            f"Close, but not right {a.answer_form()}: your value is off by more than half a unit of "
+            "the last digit asked for. Compare it with what your code computes at full precision."
+        ),
+    ),
+    Rule(
+        "the last digit asked for off by one",
+        lambda a: a.within(1.0),
+        lambda a: (
+            f"Close, but not right {a.answer_form()}: the last digit is off by one{a.off_entries()}. "
+            "Round only the final value: rounding an intermediate result first can move the last "
+            "digit."
+        ),
+    ),
+    Rule(
+        "a typical mistake, right to the digits given",
+        lambda a: a.mistake(Answer.digits_close),
+        lambda a: f"Not quite. {a.mistake(Answer.digits_close)}",
+    ),
+    *DIFFERENCES,
+]
+
+
+def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
+    """``work()``'s ``value`` (or the ``error`` caught), its prints and warnings kept out of the output
+    and quoted in ``extra``."""
+    sink, call = io.StringIO(), SimpleNamespace(value=None, error=None)
+    with warnings.catch_warnings(record=True) as caught, redirect_stdout(sink), redirect_stderr(sink):
+        warnings.simplefilter("always")
+        try:
+            call.value = work()
+        except catch as error:
+            call.error = error
+    printed = f" It printed {short_repr(sink.getvalue().strip(), 80)}." * bool(sink.getvalue().strip())
+    first = caught[0] if caught else None
+    warned = f" It warned: {first.category.__name__}: {short_repr(str(first.message), 80)}." if first else ""
+    call.extra = printed + warned
+    return call
+
+
+def _arguments(case: tuple[Any, ...]) -> str:
+    shown = [
+        as_typed(float(x), short=True)
+        if isinstance(x, np.generic) and x.dtype.kind in "iuf"
+        else f"<array of shape {x.shape}>"
+        if isinstance(x, np.ndarray) and x.size > 6
+        else short_repr(x, 50)
+        for x in case
+    ]
+    return f"({', '.join(shown)}{',' * (len(case) == 1)})"
+
+
+def _raised(run: SimpleNamespace) -> str:
+    error, arrays = (
+        run.calls[-1].error,
+        [any(isinstance(x, np.ndarray) and x.size > 1 for x in case) for case in run.cases[: len(run.calls)]],
+    )
+    text = " ".join(str(error).split())
+    text = type(error).__name__ + (f": {text}" if len(text) <= 160 else f": {text[:159]}…") * bool(text)
+    advice = (
+        " It ran on the single numbers of the earlier cases, so it probably uses something that takes "
+        "one number at a time (math.…, float(…), an `if` on the value), and the question asks for "
+        "arrays too: NumPy's functions (np.…, np.where) work on every entry of an array at once."
+    )
+    return (
+        f"Your function raised {text} on arguments {_arguments(run.cases[len(run.calls) - 1])}."
+        f"{advice * (arrays[-1] and not all(arrays[:-1]))}{run.calls[-1].extra}"
+    )
+
+
+def _unprefixed(message: str) -> str:
+    rest = message.removeprefix("Not quite: ")
+    return rest[:1].upper() + rest[1:]
+
+
+# Judged: a run of a learner's function. ``calls`` (None if it is not a function; cut at the first
+# error); of its results (each an Answer with its ``case`` and ``extra``), the first not of the
+# reference's kind (``bad``) and the first wrong (``wrong``); the typical mistake all match (``mistake``).
+FUNCTION_RULES = [
+    Rule(
+        "not a function",
+        lambda run: run.calls is None,
+        lambda run: (
+            f"Expected a function, got {describe(run.given)[0]}. Define it with def name(…): … "
+            "return …, then give the function itself, without calling it: answer = name "
+            "(no parentheses)."
+        ),
+    ),
+    Rule("it raised an error", lambda run: run.calls and run.calls[-1].error is not None, _raised),
+    Rule(
+        "it returned None",
+        lambda run: run.bad and run.bad.given is None,
+        lambda run: (
+            f"Your function returned None on arguments {_arguments(run.bad.case)}: did you forget "
+            "`return`? (Changing the input in place is not enough: return the result.)"
+            f"{run.bad.extra}"
+        ),
+    ),
+    Rule(
+        "it returned what is not of the reference's kind",
+        lambda run: run.bad,
+        lambda run: (
+            f"Not quite: on arguments {_arguments(run.bad.case)} your function did not return what "
+            f"was asked. {_unprefixed(judge(run.bad, REFUSALS).message)}{run.bad.extra}"
+        ),
+    ),
+    Rule("right", lambda run: run.wrong is None, lambda run: CORRECT, passed=True),
+    Rule("a typical mistake", lambda run: run.mistake, lambda run: f"Not quite. {run.mistake}"),
+    Rule(
+        "a wrong result",
+        lambda run: True,
+        lambda run: (
+            f"Not quite: wrong result for arguments {_arguments(run.wrong.case)}. "
+            f"{_unprefixed(judge(run.wrong, DIFFERENCES).message)}{run.wrong.extra}"
+        ),
+    ),
+]
+
+
+def _spelling(text: str) -> str:
+    """``text`` without case, spaces or punctuation: "MoCo v3" → "mocov3"."""
+    return "".join(character for character in text.lower() if character.isalnum())
+
+
+def _target(value: Any) -> Target:
+    value = value() if callable(value) else value  # a typical mistake may be computed
+    return (
+        value
+        if isinstance(value, str)
+        else bool(value)
+        if isinstance(value, bool | np.bool_)
+        else np.asarray(value, dtype=np.float64)
+    )
+
+
+def _budget(targets: Sequence[Target]) -> int:
+    """How many numbers an answer may hold before it is refused unread."""
+    return 10 * max((target.size for target in targets if isinstance(target, np.ndarray)), default=1) + 1000
+
+
+class Exercise:
+    """An exercise whose answer is a value: a number, an array of numbers, a word or True/False.
+
+    ``expected``: the reference answer (a zero-argument callable is called once, when needed);
+    ``mistakes``: typical wrong answers ``(value or callable, explanation)``; ``rtol``/``atol``: the
+    tolerance; ``decimals``/``significant``: the digits the question asks for (at most one, see
+    ``answer_form``); ``choices``: the words a word question allows (by default the expected word and
+    those among the mistakes); ``aliases``: other spellings of a choice (compared without case, spaces
+    or punctuation), each mapped to the choice or to ``(choice, note)``, the note shown after the verdict.
+    """
+
+    def __init__(
+        self,
+        question: str,
+        expected: Any,
+        *,
+        hint: str,
+        solution: str,
+        mistakes: Sequence[tuple[Any, str]] = (),
+        rtol: float = 1e-6,
+        atol: float = 1e-9,
+        decimals: int | None = None,
+        significant: int | None = None,
+        choices: Sequence[str] | None = None,
+        aliases: Mapping[str, Any] | None = None,
+    ) -> None:
+        if decimals is not None and significant is not None:
+            raise ValueError("give at most one of decimals and significant")
+        for name, value, least in (("decimals", decimals, 0), ("significant", significant, 1)):
+            if value is not None and (not isinstance(value, int) or value < least):
+                raise ValueError(f"{name} must be an integer ≥ {least}, got {value!r}")
+        self.question, self._expected, self._hint, self._solution = question, expected, hint, solution
+        self._mistakes, self.rtol, self.atol = tuple(mistakes), rtol, atol
+        self.decimals, self.significant, self._choices = decimals, significant, choices
+        self._aliases = {_spelling(word): (word, "") for word in choices or ()} if aliases else {}
+        self._aliases.update(
+            {
+                _spelling(alias): (word, "") if isinstance(word, str) else tuple(word)
+                for alias, word in (aliases or {}).items()
+            }
+        )
+
+    @cached_property
+    def _reference(self) -> Any:
+        return self._expected() if callable(self._expected) else self._expected
+
+    @cached_property
+    def _judging(self) -> tuple[Target, list[tuple[Target, str]], Form]:
+        """The reference, the typical mistakes and the form, computed once and kept private."""
+        target = _target(self._reference)
+        mistakes = [(_target(wrong), text) for wrong, text in self._mistakes]
+        words = [wrong for wrong, _ in mistakes if isinstance(wrong, str)]
+        choices = self._choices if self._choices is not None else (target, *words) if words else ()
+        whole = (
+            isinstance(target, np.ndarray)
+            and self.decimals is None
+            and self.significant is None
+            and bool(np.all(target == np.round(target)))
+        )
+        form = Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
+        return target, mistakes, form
+
+    @property
+    def expected(self) -> Any:
+        """The reference answer (a copy: changing it changes nothing in the checker)."""
+        return copy.deepcopy(self._reference)
+
+    @property
+    def answer_form(self) -> str | None:
+        """The phrase a numeric question (and its notebook text) must contain ("to 4 decimals", "a whole
+        number", "the exact value"); ``None`` for a word, a True/False or a function."""
+        target, _, form = self._judging
+        return Answer(target, target, form).answer_form() if isinstance(target, np.ndarray) else None
+
+    def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
+        """Compare ``answer`` with the reference and say what is wrong, if anything."""
+        if answer is PLACEHOLDER:
+            return CheckResult(False, NOT_ATTEMPTED)
+        word, note = (
+            (answer, "") if type(answer) is not str else self._aliases.get(_spelling(answer), (answer, ""))
+        )
+        try:
+            with np.errstate(all="ignore"):
+                result = _quietly(lambda: self._check(word)).value
+        except Exception as error:  # a bug of the checker itself: say so, never a traceback
+            return CheckResult(
+                False,
+                f"The checker could not judge this answer ({type(error).__name__}); "
+                "compare yours with solution(), and please report this to the course "
+                "authors.",
+            )
+        return CheckResult(result.passed, f"{result.message} {note}") if note else result
+
+    def _check(self, answer: Any) -> CheckResult:
+        target, mistakes, form = self._judging
+        budget = _budget([target, *(wrong for wrong, _ in mistakes)])
+        return judge(Answer(answer, target, form, mistakes, budget), VALUE_RULES)
+
+    def hint(self) -> None:
+        """Print a hint."""
+        print(f"Hint: {self._hint}")
+
+    def solution(self) -> None:
+        """Print a reference solution."""
+        print(self._solution)
+
+    def __repr__(self) -> str:
+        return self.question
+
+
+class FunctionExercise(Exercise):
+    """An exercise whose answer is a function, called on each argument tuple of ``cases`` (on fresh
+    copies) and compared with ``reference``; each of ``mistakes`` is a wrong function."""
+
+    def __init__(
+        self,
+        question: str,
+        reference: Callable[..., Any],
+        cases: Sequence[tuple[Any, ...]],
+        *,
+        hint: str,
+        solution: str,
+        mistakes: Sequence[tuple[Callable[..., Any], str]] = (),
+        rtol: float = 1e-6,
+        atol: float = 1e-9,
+    ) -> None:
+        super().__init__(question, None, hint=hint, solution=solution, rtol=rtol, atol=atol)
+        self.reference, self.cases, self._function_mistakes = reference, cases, tuple(mistakes)
+
+    @property
+    def cases(self) -> tuple[tuple[Any, ...], ...]:
+        """The argument tuples (a copy: changing it changes nothing in the checker)."""
+        return copy.deepcopy(self._cases)
+
+    @cases.setter
+    def cases(self, cases: Sequence[tuple[Any, ...]]) -> None:
+        self._cases = copy.deepcopy(tuple(tuple(case) for case in cases))
+        self.__dict__.pop("_results", None)
+
+    @cached_property
+    def _results(self) -> tuple[list[Target], list[tuple[list[Target] | None, str]]]:
+        """The reference's results, and each typical mistake's (``None`` if it fails on some case)."""
+
+        def results(function: Callable[..., Any]) -> list[Target]:
+            return [_target(function(*copy.deepcopy(case))) for case in self._cases]
+
+        def mistake(wrong: Callable[..., Any]) -> list[Target] | None:
+            try:
+                return results(wrong)
+            except Exception:
+                return None
+
+        return results(self.reference), [(mistake(wrong), text) for wrong, text in self._function_mistakes]
+
+    def _check(self, answer: Any) -> CheckResult:
+        run = SimpleNamespace(given=answer, cases=self._cases, calls=None, bad=None, wrong=None, mistake=None)
+        if is_function_like(answer):
+            run.calls = []
+            for case in self._cases:
+                with np.errstate(all="warn"):
+                    call = _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
+                run.calls.append(call)
+                if run.calls[-1].error is not None:
+                    return judge(run, FUNCTION_RULES)
+            (targets, mistakes), form = self._results, Form(self.rtol, self.atol)
+            found = []
+            for case, call, target in zip(self._cases, run.calls, targets, strict=True):
+                found.append(Answer(call.value, target, form, budget=_budget(targets), subject="its result"))
+                found[-1].case, found[-1].extra = case, call.extra
+            run.bad = next((result for result in found if result.given is None or result.refused), None)
+            run.wrong = next((result for result in found if not result.matches()), None)
+            run.mistake = next(
+                (
+                    text
+                    for results, text in mistakes
+                    if results is not None
+                    and all(
+                        one.like(one.given, wrong).matches()
+                        for one, wrong in zip(found, results, strict=True)
+                    )
+                ),
+                None,
+            )
+        return judge(run, FUNCTION_RULES)
+
+
+__all__ = ["CORRECT", "NOT_ATTEMPTED", "PLACEHOLDER", "CheckResult", "Exercise", "FunctionExercise"]
