@@ -187,6 +187,14 @@ def _check_head(head: Any) -> LookBackHead:
     return head
 
 
+# How a head sees positions: the one place that says what each variant does. A new variant needs
+# its name in VARIANTS, its arrays in LookBackHead and init_head, and a branch in these two
+# functions: what it adds to E[t_p], and how it turns queries and keys. A rotation that depends on
+# more than (variant, base, d_k, n), such as partial RoPE's share of rotated pairs, becomes one
+# more argument of _phases (it is cached on its arguments). The loss, its gradient (gradient.py),
+# the outputs and training (train.py) use only these two functions, so they follow unchanged.
+
+
 def _added_positions(head: LookBackHead, n: int, positions: np.ndarray | None) -> np.ndarray | None:
     """What the head adds to ``E[t_p]`` at positions ``0 … n−1``: ``PE``, learned rows, or ``None``.
 
