@@ -1,4 +1,4 @@
-"""A head that learns to look back (notebook 10).
+"""A head that learns to look back (notebook 10; its p-RoPE variant, notebook 13).
 
 The task: a sequence of random tokens ``t_0 … t_{n−1}``; at every position
 ``p ≥ k`` the target is ``t_{p−k}``, the token ``k`` places back (positions
