@@ -9,7 +9,6 @@ anything holding more than ``budget`` numbers.
 from __future__ import annotations
 
 import decimal
-import inspect
 import math
 import numbers
 import reprlib
@@ -53,6 +52,11 @@ def shape_words(shape: tuple[int, ...]) -> str:
     if len(shape) == 1:
         return f"{shape[0]} number" + "s" * (shape[0] != 1)
     return "a single number" if shape == () else f"an array of shape {shape}"
+
+
+def normalise(text: str) -> str:
+    """A word as compared: without case, quotes, end punctuation or repeated spaces."""
+    return " ".join(text.split()).strip("'\"`.!? ").lower()
 
 
 def numbers_written_in(text: str) -> list[str]:
@@ -248,8 +252,7 @@ def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
     if isinstance(target, bool):
         if isinstance(answer, bool | np.bool_):
             return bool(answer)
-        word = " ".join(answer.split()).strip("'\"`.!? ").lower() if isinstance(answer, str) else None
-        if word in ("true", "false"):
+        if isinstance(answer, str) and normalise(answer) in ("true", "false"):
             return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
         return Refusal(describe(answer)[0], "answer True or False, without quotes")
     if isinstance(answer, str) and target.shape == ():
@@ -261,8 +264,3 @@ def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
         if inside != answer.strip() and len(numbers_written_in(inside)) == 1:
             return Refusal(f"text {short_repr(answer)}", f"write {inside}, without quotes or brackets")
     return read_real(answer, budget)
-
-
-def is_function_like(value: Any) -> bool:
-    """True for something a learner can call as a function (not a class)."""
-    return callable(value) and not inspect.isclass(value)
