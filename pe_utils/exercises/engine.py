@@ -82,11 +82,7 @@ class Answer:
         self.read, self.subject = read_as(given, target, budget), subject
         self.refused = isinstance(self.read, Refusal)
         self.scalar = isinstance(target, np.ndarray) and not target.ndim
-        self.numbers = (  # of the shape asked for
-            isinstance(target, np.ndarray)
-            and isinstance(self.read, np.ndarray)
-            and self.read.shape == target.shape
-        )
+        self.numbers = isinstance(self.read, np.ndarray) and self.read.shape == getattr(target, "shape", 0)
         low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.itemsize < 8
         self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
 
@@ -162,11 +158,8 @@ class Answer:
         return max(max(0, _decimals(value)[1]) for value in self.read.ravel()) > asked
 
     def several(self) -> bool:
-        return (
-            isinstance(self.given, list | tuple | range)
-            or isinstance(self.given, np.ndarray)
-            and self.given.ndim
-        )
+        given = self.given
+        return isinstance(given, list | tuple | range) or isinstance(given, np.ndarray) and given.ndim
 
     @property
     def answer_form(self) -> str:
@@ -189,11 +182,7 @@ class Answer:
     def expected(self) -> str:
         target, choices = self.target, self.form.choices
         if isinstance(target, str):
-            return (
-                f"one of the words {_words(choices)}, as text in quotes"
-                if choices
-                else "a word, as text in quotes"
-            )
+            return f"{f'one of the words {_words(choices)}' if choices else 'a word'}, as text in quotes"
         if isinstance(target, bool) or self.scalar:
             return "True or False" if isinstance(target, bool) else "a number"
         if target.ndim == 1:
@@ -288,9 +277,7 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     Rule(
         "a word not among the choices",
         lambda a: (
-            isinstance(a.target, str)
-            and a.form.choices
-            and normalise(a.read) not in map(normalise, a.form.choices)
+            isinstance(a.target, str) and normalise(a.read) not in map(normalise, a.form.choices or [a.read])
         ),
         lambda a: (
             f"Not quite: {short_repr(a.read)} is not one of the words asked for ({_words(a.form.choices)})."
@@ -308,13 +295,7 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     ),
     Rule(
         "a decimal comma: (2, 4) for 2.4",
-        lambda a: (
-            a.scalar
-            and a.read.shape
-            and isinstance(a.given, tuple)
-            and len(a.given) == 2
-            and all(type(x) is int for x in a.given)
-        ),
+        lambda a: a.scalar and isinstance(a.given, tuple) and [type(x) for x in a.given] == [int, int],
         "{a.got} (Python reads a comma as two numbers: write a decimal with a point, "
         "{a.given[0]}.{a.given[1]}).",
     ),
