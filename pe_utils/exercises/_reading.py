@@ -126,9 +126,8 @@ def describe(value: Any) -> tuple[str, str]:
     if isinstance(value, AbstractSet):
         return "a set", "a set has no order and drops repeats; use a list or an array"
     if isinstance(value, types.GeneratorType | Iterator):
-        return "a generator" if isinstance(
-            value, types.GeneratorType
-        ) else "an iterator", "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
+        kind = "a generator" if isinstance(value, types.GeneratorType) else "an iterator"
+        return kind, "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
     if isinstance(value, types.ModuleType):
         return f"the module {value.__name__}", "give a value, not a module"
     if isinstance(value, type):

@@ -438,7 +438,7 @@ def _unprefixed(result: CheckResult) -> str:
 
 
 # Judged: a run of a learner's function. ``calls`` (None if it is not a function; cut at the first
-# error); of its results (each an Answer with its ``case`` and ``extra``), the first not of the
+# error); of its results (each an Answer with its ``arguments`` and ``extra``), the first not of the
 # reference's kind (``bad``) and the first wrong (``wrong``); the typical mistake all match (``mistake``).
 FUNCTION_RULES = [
     Rule(
@@ -453,16 +453,14 @@ FUNCTION_RULES = [
     Rule(
         "it returned None",
         lambda run: run.bad and run.bad.given is None,
-        lambda run: (
-            f"Your function returned None on arguments {_arguments(run.bad.case)}: did you forget "
-            f"`return`? (Changing the input in place is not enough: return the result.){run.bad.extra}"
-        ),
+        "Your function returned None on arguments {a.bad.arguments}: did you forget `return`? (Changing the "
+        "input in place is not enough: return the result.){a.bad.extra}",
     ),
     Rule(
         "it returned what is not of the reference's kind",
         lambda run: run.bad,
         lambda run: (
-            f"Not quite: on arguments {_arguments(run.bad.case)} your function did not return what was "
+            f"Not quite: on arguments {run.bad.arguments} your function did not return what was "
             f"asked. {_unprefixed(judge(run.bad, REFUSALS))}{run.bad.extra}"
         ),
     ),
@@ -472,7 +470,7 @@ FUNCTION_RULES = [
         "a wrong result",
         lambda run: True,
         lambda run: (
-            f"Not quite: wrong result for arguments {_arguments(run.wrong.case)}. "
+            f"Not quite: wrong result for arguments {run.wrong.arguments}. "
             f"{_unprefixed(judge(run.wrong, DIFFERENCES))}{run.wrong.extra}"
         ),
     ),
@@ -647,7 +645,7 @@ class FunctionExercise(Exercise):
         found = []
         for case, call, target in zip(self._cases, run.calls, targets, strict=True):
             found.append(Answer(call.value, target, form, budget=_budget(targets), subject="its result"))
-            found[-1].case, found[-1].extra = case, call.extra
+            found[-1].arguments, found[-1].extra = _arguments(case), call.extra
         run.bad = next((result for result in found if result.given is None or result.refused), None)
         run.wrong = next((result for result in found if not result.matches()), None)
         matching = (
