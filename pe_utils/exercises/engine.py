@@ -545,11 +545,8 @@ class Exercise:
         choices = self._choices if self._choices is not None else (target, *words) if words else ()
         rounded = self.decimals is not None or self.significant is not None
         whole = isinstance(target, np.ndarray) and not rounded and bool(np.all(target == np.round(target)))
-        return (
-            target,
-            mistakes,
-            Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole),
-        )
+        form = Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
+        return target, mistakes, form
 
     @property
     def expected(self) -> Any:
@@ -636,9 +633,8 @@ class FunctionExercise(Exercise):
         run.calls = []
         for case in self._cases:
             with np.errstate(all="warn"):
-                run.calls.append(
-                    _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
-                )
+                call = _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
+            run.calls.append(call)
             if run.calls[-1].error is not None:
                 return judge(run, FUNCTION_RULES)
         (targets, mistakes), form = self._results, Form(self.rtol, self.atol)
@@ -648,11 +644,9 @@ class FunctionExercise(Exercise):
             found[-1].arguments, found[-1].extra = _arguments(case), call.extra
         run.bad = next((result for result in found if result.given is None or result.refused), None)
         run.wrong = next((result for result in found if not result.matches()), None)
-        matching = (
-            text
-            for results, text in mistakes
-            if results is not None
-            and all(one.like(one.given, x).matches() for one, x in zip(found, results, strict=True))
-        )
-        run.mistake = next(matching, None)
+        for results, text in mistakes:
+            if results and all(
+                one.like(one.given, x).matches() for one, x in zip(found, results, strict=True)
+            ):
+                run.mistake = run.mistake or text
         return judge(run, FUNCTION_RULES)
