@@ -9,7 +9,6 @@ anything holding more than ``budget`` numbers.
 from __future__ import annotations
 
 import decimal
-import inspect
 import math
 import numbers
 import reprlib
@@ -24,20 +23,16 @@ import numpy as np
 _REPR = reprlib.Repr()
 _REPR.maxstring = _REPR.maxother = 40
 _REPR.maxlist = _REPR.maxtuple = 6
+_ARRAY = {"threshold": 8, "edgeitems": 2, "precision": 6}
 
 
 def short_repr(value: Any, limit: int = 60) -> str:
     """``repr`` cut to ``limit`` characters; never raises (a learner's ``__repr__`` may)."""
     try:
-        text = " ".join(
-            (
-                np.array2string(value, threshold=8, edgeitems=2, precision=6)
-                if isinstance(value, np.ndarray)
-                else _REPR.repr(value)
-            ).split()
-        )
+        text = np.array2string(value, **_ARRAY) if isinstance(value, np.ndarray) else _REPR.repr(value)
     except Exception:
         return f"<{type(value).__name__} object>"
+    text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -53,6 +48,11 @@ def shape_words(shape: tuple[int, ...]) -> str:
     if len(shape) == 1:
         return f"{shape[0]} number" + "s" * (shape[0] != 1)
     return "a single number" if shape == () else f"an array of shape {shape}"
+
+
+def normalise(text: str) -> str:
+    """A word as compared: without case, quotes, end punctuation or repeated spaces."""
+    return " ".join(text.split()).strip("'\"`.!? ").lower()
 
 
 def numbers_written_in(text: str) -> list[str]:
@@ -80,11 +80,8 @@ class Refusal:
 
 def _text_advice(text: str) -> str:
     stripped, found = text.strip(), numbers_written_in(text)
-    try:
-        float(stripped)
+    if numbers_written_in(stripped) == [stripped]:
         return f"write {stripped} without quotes"
-    except ValueError:
-        pass
     if stripped.startswith(("[", "(")):
         return "write the list itself, without quotes around it"
     if len(found) >= 2:
@@ -101,30 +98,25 @@ def describe(value: Any) -> tuple[str, str]:
     if value is Ellipsis:
         return "... (the placeholder)", "replace it with your value"
     if isinstance(value, bool | np.bool_):
-        return f"the boolean {bool(value)}", (
-            "a comparison gives True or False; give the number itself (1 or 0 if you meant those)"
-        )
+        advice = "a comparison gives True or False; give the number itself (1 or 0 if you meant those)"
+        return f"the boolean {bool(value)}", advice
     if isinstance(value, str):
         return f"text {short_repr(value)}", _text_advice(value)
     if isinstance(value, bytes):
         return f"bytes {short_repr(value)}", "write plain text in quotes, without the b prefix (or a number)"
     if isinstance(value, complex | np.complexfloating):
-        return f"the complex number {short_repr(value)}", (
-            "its imaginary part is 0: take .real, or find where the complex number comes from"
-            if complex(value).imag == 0
-            else "the answer is a real number; find where the imaginary part comes from"
-        )
+        advice = "the answer is a real number; find where the imaginary part comes from"
+        if complex(value).imag == 0:
+            advice = "its imaginary part is 0: take .real, or find where the complex number comes from"
+        return f"the complex number {short_repr(value)}", advice
     if isinstance(value, Mapping):
-        return (
-            f"a {name} with {len(value)} entr{'y' if len(value) == 1 else 'ies'}",
-            "give the number(s) themselves",
-        )
+        entries = f"{len(value)} entr{'y' if len(value) == 1 else 'ies'}"
+        return f"a {name} with {entries}", "give the number(s) themselves"
     if isinstance(value, AbstractSet):
         return "a set", "a set has no order and drops repeats; use a list or an array"
     if isinstance(value, types.GeneratorType | Iterator):
-        return "a generator" if isinstance(
-            value, types.GeneratorType
-        ) else "an iterator", "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
+        kind = "a generator" if isinstance(value, types.GeneratorType) else "an iterator"
+        return kind, "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
     if isinstance(value, types.ModuleType):
         return f"the module {value.__name__}", "give a value, not a module"
     if isinstance(value, type):
@@ -190,12 +182,10 @@ def _read(value: Any, where: str, depth: int, room: list[int]) -> np.ndarray | R
     array = np.asarray(value)
     if array.dtype.kind == "O" and array.shape:
         return _sequence(list(array), where, depth, room)
+    if array.dtype.kind == "O" and value is array:
+        return _read(array.item(), where, depth + 1, room)
     if array.dtype.kind == "O":
-        return (
-            _read(array.item(), where, depth + 1, room)
-            if value is array
-            else Refusal(*describe(value), where=where)
-        )
+        return Refusal(*describe(value), where=where)
     if array.dtype.kind not in "iuf":
         holds, advice = _NOT_REAL.get(array.dtype.kind, (f"of dtype {array.dtype}", "give plain numbers"))
         return Refusal(f"an array of shape {array.shape} {holds}", advice, where)
@@ -238,31 +228,22 @@ def read_real(value: Any, budget: int) -> np.ndarray | Refusal:
 def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
     """``answer`` as the kind of ``target`` (a word, True/False or a float array), or a ``Refusal``."""
     if isinstance(target, str):
-        return (
-            answer
-            if isinstance(answer, str)
-            else Refusal(f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")
-            if isinstance(answer, bool | np.bool_ | int | float | np.number)
-            else Refusal(describe(answer)[0], "write the word itself between quotes, e.g. 'word'")
-        )
+        if isinstance(answer, str):
+            return answer
+        if isinstance(answer, bool | np.bool_ | int | float | np.number):
+            return Refusal(f"the value {short_repr(answer)}", "write the word between quotes, e.g. 'word'")
+        return Refusal(describe(answer)[0], "write the word itself between quotes, e.g. 'word'")
     if isinstance(target, bool):
         if isinstance(answer, bool | np.bool_):
             return bool(answer)
-        word = " ".join(answer.split()).strip("'\"`.!? ").lower() if isinstance(answer, str) else None
-        if word in ("true", "false"):
+        if isinstance(answer, str) and normalise(answer) in ("true", "false"):
             return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
         return Refusal(describe(answer)[0], "answer True or False, without quotes")
     if isinstance(answer, str) and target.shape == ():
         inside = answer.strip().strip("[]()").strip()
         if len(numbers_written_in(answer)) >= 2:
-            return Refusal(
-                f"text {short_repr(answer)}", "the answer is a single number: write it without quotes"
-            )
+            advice = "the answer is a single number: write it without quotes"
+            return Refusal(f"text {short_repr(answer)}", advice)
         if inside != answer.strip() and len(numbers_written_in(inside)) == 1:
             return Refusal(f"text {short_repr(answer)}", f"write {inside}, without quotes or brackets")
     return read_real(answer, budget)
-
-
-def is_function_like(value: Any) -> bool:
-    """True for something a learner can call as a function (not a class)."""
-    return callable(value) and not inspect.isclass(value)

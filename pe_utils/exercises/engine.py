@@ -1,10 +1,14 @@
 """The exercise engine: how an answer is judged (``Exercise``, ``FunctionExercise``).
 
 ``check`` returns a ``CheckResult`` (true when right; its ``repr`` is the message) and never raises,
-prints or warns. ``_reading.py`` reads the answer without trusting it; the verdict is the first rule
-that applies in ``VALUE_RULES`` (or ``FUNCTION_RULES``) below, which read as the specification. A
-numeric question states the form of its answer (``answer_form``): a whole number (exact or wrong),
-rounded (``decimals``/``significant``: right within half a unit of that digit) or the exact value.
+prints or warns. ``_reading.py`` reads the answer without trusting it. The verdict is the message of
+the first rule in ``VALUE_RULES`` that applies, in this order: right (unless a float16/32 holds too
+few digits); a typical mistake; ``REFUSALS`` (not the kind of answer asked for); close (right to the
+digits given, cut off, last digit off by one); a typical mistake to the digits given; ``DIFFERENCES``
+(wrong word, shape, NaN, number or entries). A function is judged by ``FUNCTION_RULES``: not a
+function, raised, returned None or the wrong kind, right, a typical mistake, a wrong result. A
+numeric question states its ``answer_form``: a whole number (exact or wrong), rounded
+(``decimals``/``significant``: right within half a unit of that digit) or the exact value.
 """
 
 from __future__ import annotations
@@ -22,7 +26,7 @@ from typing import Any, NamedTuple
 
 import numpy as np
 
-from ._reading import Refusal, as_typed, describe, is_function_like, read_as, shape_words, short_repr
+from ._reading import Refusal, as_typed, describe, normalise, read_as, shape_words, short_repr
 
 PLACEHOLDER = ...  # what the stored notebook keeps in place of an answer
 NOT_ATTEMPTED = "Not attempted yet: replace ... with your answer and run the cell again."
@@ -50,8 +54,9 @@ def _decimals(value: float) -> tuple[int, int]:
     return len(digits), -int(exponent)
 
 
-def _normalise(text: str) -> str:
-    return " ".join(text.split()).strip("'\"`.!? ").lower()
+def _words(words: Sequence[str]) -> str:
+    quoted = [repr(word) for word in sorted(set(words))]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
 
 
 @dataclass(frozen=True)
@@ -67,26 +72,17 @@ class Form:
 
 
 class Answer:
-    """An answer (``given``) read as the kind of ``target`` (``read``), and the tests the rules use."""
+    """An answer (``given``) read as the kind of ``target`` (``read``): the tests and the words the
+    rules use (a rule's message is a template of these: ``{a.answer_form}``)."""
 
     def __init__(
-        self,
-        given: Any,
-        target: Target,
-        form: Form,
-        mistakes: Sequence[tuple[Target, str]] = (),
-        budget: int = 1000,
-        subject: str = "your answer",
-    ) -> None:
+        self, given: Any, target: Target, form: Form, mistakes=(), budget=1000, subject="your answer"
+    ):
         self.given, self.target, self.form, self.mistakes, self.budget = given, target, form, mistakes, budget
         self.read, self.subject = read_as(given, target, budget), subject
         self.refused = isinstance(self.read, Refusal)
         self.scalar = isinstance(target, np.ndarray) and not target.ndim
-        self.numbers = (
-            isinstance(target, np.ndarray)
-            and isinstance(self.read, np.ndarray)
-            and self.read.shape == target.shape
-        )  # of the shape asked for
+        self.numbers = isinstance(self.read, np.ndarray) and self.read.shape == getattr(target, "shape", 0)
         low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.itemsize < 8
         self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
 
@@ -111,7 +107,7 @@ class Answer:
 
     def matches(self) -> bool:
         if isinstance(self.target, str):
-            return isinstance(self.read, str) and _normalise(self.read) == _normalise(self.target)
+            return isinstance(self.read, str) and normalise(self.read) == normalise(self.target)
         if isinstance(self.target, bool):
             return self.read is self.target
         return self.numbers and self.close().all()
@@ -119,9 +115,11 @@ class Answer:
     def off(self, units: float = 0.5) -> np.ndarray:
         """The entries neither close nor within ``units`` units of the last digit asked for."""
         unit, close = self.unit(), self.close()
-        if unit is None:
-            return ~close
-        return ~(close | (np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
+        return (
+            ~close
+            if unit is None
+            else ~(close | (np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
+        )
 
     def within(self, units: float = 0.5) -> bool:
         finite = self.numbers and np.isfinite(self.read).all()
@@ -148,25 +146,6 @@ class Answer:
             within = np.abs(flat - self.target.ravel()) <= 0.5 * units * (1 + 1e-9)
         return bool(np.all(within | self.close().ravel()))
 
-    def answer_form(self) -> str:
-        """The phrase a numeric question must contain: "to 4 decimals", "a whole number", …"""
-        for count, word in ((self.form.decimals, "decimal"), (self.form.significant, "significant digit")):
-            if count is not None:
-                return f"to {count} {word}" + "s" * (count != 1)
-        return "a whole number" if np.all(self.target == np.round(self.target)) else "the exact value"
-
-    def off_entries(self) -> str:
-        """The entries off by more than half a unit: "", " in every entry", " in entry (1,)", …"""
-        off = self.off()
-        where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
-        return (
-            ""
-            if self.scalar
-            else " in every entry"
-            if off.all()
-            else f" in entr{'y' if len(where) == 1 else 'ies'} " + ", ".join(map(str, where[:4]))
-        )
-
     def cut_off(self) -> bool:
         unit = self.unit()
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -178,99 +157,101 @@ class Answer:
         asked = int(np.max(np.maximum(0, -np.round(np.log10(np.where(unit > 0, unit, 1.0))))))
         return max(max(0, _decimals(value)[1]) for value in self.read.ravel()) > asked
 
-    def expected(self) -> str:
-        target, choices = self.target, self.form.choices
-        if isinstance(target, str):
-            return (
-                f"one of the words {_words(choices)}, as text in quotes"
-                if choices
-                else "a word, as text in quotes"
-            )
-        return (
-            "True or False"
-            if isinstance(target, bool)
-            else "a number"
-            if self.scalar
-            else f"a list or array of {shape_words(target.shape)} (shape {target.shape})"
-            if target.ndim == 1
-            else f"an array of shape {target.shape}"
-        )
-
-    def got(self) -> str:
-        noun = (
-            f"a {type(self.given).__name__}"
-            if isinstance(self.given, list | tuple | range)
-            else "an array"
-            if isinstance(self.given, np.ndarray)
-            else "a value"
-        )
-        return (
-            f"Expected {'a single number' if self.scalar else f'shape {self.target.shape}'}, got {noun} "
-            f"of shape {self.read.shape}"
-        )
-
     def several(self) -> bool:
         given = self.given
         return isinstance(given, list | tuple | range) or isinstance(given, np.ndarray) and given.ndim
 
-    def comma(self) -> bool:
+    @property
+    def answer_form(self) -> str:
+        """The phrase a numeric question must contain: "to 4 decimals", "a whole number", …"""
+        for count, word in ((self.form.decimals, "decimal"), (self.form.significant, "significant digit")):
+            if count is not None:
+                return f"to {count} {word}" + "s" * (count != 1)
+        return "a whole number" if np.all(self.target == np.round(self.target)) else "the exact value"
+
+    @property
+    def off_entries(self) -> str:
+        """The entries off by more than half a unit: "", " in every entry", " in entry (1,)", …"""
+        off = self.off()
+        if self.scalar or off.all():
+            return "" if self.scalar else " in every entry"
+        where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
+        return f" in entr{'y' if len(where) == 1 else 'ies'} " + ", ".join(map(str, where[:4]))
+
+    @property
+    def expected(self) -> str:
+        target, choices = self.target, self.form.choices
+        if isinstance(target, str):
+            return f"{f'one of the words {_words(choices)}' if choices else 'a word'}, as text in quotes"
+        if isinstance(target, bool) or self.scalar:
+            return "True or False" if isinstance(target, bool) else "a number"
+        if target.ndim == 1:
+            return f"a list or array of {shape_words(target.shape)} (shape {target.shape})"
+        return f"an array of shape {target.shape}"
+
+    @property
+    def asked(self) -> str:
+        return "a single number" if self.scalar else f"shape {self.target.shape}"
+
+    @property
+    def got(self) -> str:
         given = self.given
-        return isinstance(given, tuple) and len(given) == 2 and all(type(x) is int for x in given)
+        noun = f"a {type(given).__name__}" if isinstance(given, list | tuple | range) else "a value"
+        noun = "an array" if isinstance(given, np.ndarray) else noun
+        return f"Expected {self.asked}, got {noun} of shape {self.read.shape}"
 
+    @property
+    def typed(self) -> str:
+        return as_typed(float(self.read))
 
-def _words(words: Sequence[str]) -> str:
-    quoted = [repr(word) for word in sorted(set(words))]
-    return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
-
-
-def _first(where: np.ndarray) -> tuple[int, ...]:
-    return tuple(int(i) for i in np.argwhere(where)[0])
+    def first(self, where: np.ndarray) -> tuple[int, ...]:
+        return tuple(int(i) for i in np.argwhere(where)[0])
 
 
 def _refused(a: Answer) -> str:
     path = a.read.where if len(a.read.where) <= 40 else a.read.where[:39] + "…"
     where = f", but item {path} is" if path else ", got"
     advice = f": {a.read.advice}" if a.read.advice else ""
-    return f"Expected {a.expected()}{where} {a.read.description}{advice}."
+    return f"Expected {a.expected}{where} {a.read.description}{advice}."
 
 
 def _close(a: Answer) -> str:
-    every, form = ", in every entry" * (not a.scalar), a.answer_form()
-    if form in ("a whole number", "the exact value"):
-        what = (
-            "the answer is a whole number"
-            if form == "a whole number"
-            else "the question asks for the exact value"
-        )
-        code = " (the value your code computes)" * (form == "the exact value")
-        return f"Close: right to the digits you gave{every}, but {what}: give all of its digits{code}."
-    return f"Close: right to the digits you gave{every}; the question asks for the answer {form}."
+    every, form = ", in every entry" * (not a.scalar), a.answer_form
+    start = f"Close: right to the digits you gave{every}"
+    if form == "a whole number":
+        return f"{start}, but the answer is a whole number: give all of its digits."
+    if form == "the exact value":
+        exact = "the question asks for the exact value: give all of its digits (the value your code computes)"
+        return f"{start}, but {exact}."
+    return f"{start}; the question asks for the answer {form}."
 
 
 def _precision(a: Answer) -> str:
     dtype, held = a.given.dtype, as_typed(float(a.stored.flat[0])) if a.stored.size else ""
     rounded = a.form.decimals is not None or a.form.significant is not None
-    asked = f"the value {a.answer_form()}" if rounded else "the exact value"
     return (
         f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it "
-        f"holds {held}{' (first entry)' * bool(a.stored.ndim)}, not {asked} the question asks for. "
+        f"holds {held}{' (first entry)' * bool(a.stored.ndim)}, not "
+        f"{f'the value {a.answer_form}' if rounded else 'the exact value'} the question asks for. "
         "Compute in float64 (a plain Python float, or np.float64) and give that."
     )
 
 
 class Rule(NamedTuple):
-    """``name``: what it recognises; ``applies(x)``: whether it does; ``message(x)``: what it says."""
+    """``name``: what it recognises; ``applies(x)``: whether it does; ``message``: what it says, a
+    function of ``x`` or a template (``{a.…}`` are attributes of ``x``)."""
 
     name: str
     applies: Callable[[Any], Any]
-    message: Callable[[Any], str]
+    message: Callable[[Any], str] | str
     passed: bool = False
 
 
 def judge(subject: Any, rules: Sequence[Rule]) -> CheckResult:
     """The verdict of the first rule that applies to ``subject``."""
     rule = next(rule for rule in rules if rule.applies(subject))
-    return CheckResult(rule.passed, rule.message(subject))
+    message = rule.message.format(a=subject) if isinstance(rule.message, str) else rule.message(subject)
+    return CheckResult(rule.passed, message)
 
 
 REFUSALS = [  # the answer cannot be read as the kind of answer asked for
@@ -282,18 +263,13 @@ REFUSALS = [  # the answer cannot be read as the kind of answer asked for
     Rule(
         "a number too large for a float",
         lambda a: a.refused and a.read.huge,
-        lambda a: (
-            f"Not quite: that is {a.read.description}, far too large; the answer is an ordinary-sized "
-            "number (it fits in a float); try hint()."
-        ),
+        "Not quite: that is {a.read.description}, far too large; the answer is an ordinary-sized number (it "
+        "fits in a float); try hint().",
     ),
     Rule(
         "too many numbers to read",
         lambda a: a.refused and a.read.shape is not None,
-        lambda a: (
-            f"Expected {'a single number' if a.scalar else f'shape {a.target.shape}'}, "
-            f"got {a.read.description}."
-        ),
+        "Expected {a.asked}, got {a.read.description}.",
     ),
     Rule("not the kind of answer asked for", lambda a: a.refused, _refused),
 ]
@@ -301,9 +277,7 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     Rule(
         "a word not among the choices",
         lambda a: (
-            isinstance(a.target, str)
-            and a.form.choices
-            and _normalise(a.read) not in map(_normalise, a.form.choices)
+            isinstance(a.target, str) and normalise(a.read) not in map(normalise, a.form.choices or [a.read])
         ),
         lambda a: (
             f"Not quite: {short_repr(a.read)} is not one of the words asked for ({_words(a.form.choices)})."
@@ -317,74 +291,59 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     Rule(
         "a wrong True/False",
         lambda a: isinstance(a.target, bool),
-        lambda a: f"Not quite: {a.read} is not right; try hint().",
+        "Not quite: {a.read} is not right; try hint().",
     ),
     Rule(
         "a decimal comma: (2, 4) for 2.4",
-        lambda a: a.scalar and a.read.shape and a.comma(),
-        lambda a: (
-            f"{a.got()} (Python reads a comma as two numbers: write a decimal with a point, "
-            f"{a.given[0]}.{a.given[1]})."
-        ),
+        lambda a: a.scalar and isinstance(a.given, tuple) and [type(x) for x in a.given] == [int, int],
+        "{a.got} (Python reads a comma as two numbers: write a decimal with a point, "
+        "{a.given[0]}.{a.given[1]}).",
     ),
     Rule(
         "one number in brackets",
         lambda a: a.scalar and a.read.shape and a.read.size == 1,
-        lambda a: f"{a.got()}: write the number without brackets.",
+        "{a.got}: write the number without brackets.",
     ),
-    Rule("several numbers for one", lambda a: a.scalar and a.read.shape, lambda a: f"{a.got()}."),
+    Rule("several numbers, of a wrong shape", lambda a: a.read.shape not in (a.target.shape, ()), "{a.got}."),
     Rule(
         "one number for several",
         lambda a: a.read.shape == () != a.target.shape,
         lambda a: (
-            f"Expected shape {a.target.shape}"
-            f"{f' ({shape_words(a.target.shape)})' * (a.target.ndim == 1)}, got a single number."
+            f"Expected shape {a.target.shape}{f' ({shape_words(a.target.shape)})' * (a.target.ndim == 1)}, "
+            "got a single number."
         ),
     ),
-    Rule("a wrong shape", lambda a: a.read.shape != a.target.shape, lambda a: f"{a.got()}."),
     Rule(
         "NaN",
         lambda a: a.scalar and np.isnan(a.read),
-        lambda a: (
-            f"Not quite: {a.subject} is NaN (not a number), the result of an undefined operation such "
-            "as 0/0, inf − inf or the mean of an empty array."
-        ),
+        "Not quite: {a.subject} is NaN (not a number), the result of an undefined operation such as 0/0, "
+        "inf − inf or the mean of an empty array.",
     ),
     Rule(
         "infinite",
         lambda a: a.scalar and not np.isfinite(a.read),
-        lambda a: (
-            f"Not quite: {a.subject} is infinite ({float(a.read)}): something overflowed or was divided by 0."
-        ),
+        "Not quite: {a.subject} is infinite ({a.read}): something overflowed or was divided by 0.",
     ),
     Rule(
         "nearly a whole number",
         lambda a: a.scalar and a.form.whole and abs(a.read - a.target) < 0.01,
-        lambda a: (
-            f"Not quite: the answer is a whole number, and {as_typed(float(a.read))} is not one; "
-            "give it exactly."
-        ),
+        "Not quite: the answer is a whole number, and {a.typed} is not one; give it exactly.",
     ),
-    Rule(
-        "a wrong number",
-        lambda a: a.scalar,
-        lambda a: f"Not quite: {as_typed(float(a.read))} is not the right value; try hint().",
-    ),
+    Rule("a wrong number", lambda a: a.scalar, "Not quite: {a.typed} is not the right value; try hint()."),
     Rule(
         "NaN or infinity in an array",
         lambda a: not np.all(np.isfinite(a.read)),
         lambda a: (
             f"Not quite: {a.subject} contains NaN or infinity ({int(np.sum(~np.isfinite(a.read)))} of "
-            f"{a.read.size} entries, the first at index {_first(~np.isfinite(a.read))})."
+            f"{a.read.size} entries, the first at index {a.first(~np.isfinite(a.read))})."
         ),
     ),
     Rule(
         "some entries differ",
         lambda a: True,
         lambda a: (
-            f"Not quite: the shape {a.read.shape} is right but some values are not: "
-            f"{int(np.sum(a.off()))} of {a.read.size} entries differ, the first at "
-            f"index {_first(a.off())}; try hint()."
+            f"Not quite: the shape {a.read.shape} is right but some values are not: {int(np.sum(a.off()))} "
+            f"of {a.read.size} entries differ, the first at index {a.first(a.off())}; try hint()."
         ),
     ),
 ]
@@ -394,7 +353,7 @@ VALUE_RULES = [
         lambda a: a.passes() and a.stored is not None and not a.like(a.stored, a.target).passes(),
         _precision,
     ),
-    Rule("right", Answer.passes, lambda a: CORRECT, passed=True),
+    Rule("right", Answer.passes, CORRECT, passed=True),
     Rule(
         "a typical mistake",
         lambda a: a.mistake(Answer.passes),
@@ -405,27 +364,20 @@ VALUE_RULES = [
     Rule(
         "cut off, not rounded",
         lambda a: a.within(1.0) and a.cut_off(),
-        lambda a: (
-            f"Close, but not right {a.answer_form()}: you cut the digits off{a.off_entries()}. "
-            "Round to the nearest instead (a next digit of 5 or more rounds the last one up)."
-        ),
+        "Close, but not right {a.answer_form}: you cut the digits off{a.off_entries}. Round to the nearest "
+        "instead (a next digit of 5 or more rounds the last one up).",
     ),
     Rule(
         "more digits than asked for, the last one asked off",
         lambda a: a.within(1.0) and a.more_decimals(),
-        lambda a: (
-            f"Close, but not right {a.answer_form()}: your value is off by more than half a unit of "
-            "the last digit asked for. Compare it with what your code computes at full precision."
-        ),
+        "Close, but not right {a.answer_form}: your value is off by more than half a unit of the last digit "
+        "asked for. Compare it with what your code computes at full precision.",
     ),
     Rule(
         "the last digit asked for off by one",
         lambda a: a.within(1.0),
-        lambda a: (
-            f"Close, but not right {a.answer_form()}: the last digit is off by one{a.off_entries()}. "
-            "Round only the final value: rounding an intermediate result first can move the last "
-            "digit."
-        ),
+        "Close, but not right {a.answer_form}: the last digit is off by one{a.off_entries}. Round only the "
+        "final value: rounding an intermediate result first can move the last digit.",
     ),
     Rule(
         "a typical mistake, right to the digits given",
@@ -437,8 +389,7 @@ VALUE_RULES = [
 
 
 def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
-    """``work()``'s ``value`` (or the ``error`` caught), its prints and warnings kept out of the output
-    and quoted in ``extra``."""
+    """``work()``'s ``value`` (or the ``error`` caught); its prints and warnings are quoted in ``extra``."""
     sink, call = io.StringIO(), SimpleNamespace(value=None, error=None)
     with warnings.catch_warnings(record=True) as caught, redirect_stdout(sink), redirect_stderr(sink):
         warnings.simplefilter("always")
@@ -466,10 +417,8 @@ def _arguments(case: tuple[Any, ...]) -> str:
 
 
 def _raised(run: SimpleNamespace) -> str:
-    error, arrays = (
-        run.calls[-1].error,
-        [any(isinstance(x, np.ndarray) and x.size > 1 for x in case) for case in run.cases[: len(run.calls)]],
-    )
+    error, done = run.calls[-1].error, len(run.calls)
+    arrays = [any(isinstance(x, np.ndarray) and x.size > 1 for x in case) for case in run.cases[:done]]
     text = " ".join(str(error).split())
     text = type(error).__name__ + (f": {text}" if len(text) <= 160 else f": {text[:159]}…") * bool(text)
     advice = (
@@ -478,55 +427,51 @@ def _raised(run: SimpleNamespace) -> str:
         "arrays too: NumPy's functions (np.…, np.where) work on every entry of an array at once."
     )
     return (
-        f"Your function raised {text} on arguments {_arguments(run.cases[len(run.calls) - 1])}."
+        f"Your function raised {text} on arguments {_arguments(run.cases[done - 1])}."
         f"{advice * (arrays[-1] and not all(arrays[:-1]))}{run.calls[-1].extra}"
     )
 
 
-def _unprefixed(message: str) -> str:
-    rest = message.removeprefix("Not quite: ")
+def _unprefixed(result: CheckResult) -> str:
+    rest = result.message.removeprefix("Not quite: ")
     return rest[:1].upper() + rest[1:]
 
 
 # Judged: a run of a learner's function. ``calls`` (None if it is not a function; cut at the first
-# error); of its results (each an Answer with its ``case`` and ``extra``), the first not of the
+# error); of its results (each an Answer with its ``arguments`` and ``extra``), the first not of the
 # reference's kind (``bad``) and the first wrong (``wrong``); the typical mistake all match (``mistake``).
 FUNCTION_RULES = [
     Rule(
         "not a function",
         lambda run: run.calls is None,
         lambda run: (
-            f"Expected a function, got {describe(run.given)[0]}. Define it with def name(…): … "
-            "return …, then give the function itself, without calling it: answer = name "
-            "(no parentheses)."
+            f"Expected a function, got {describe(run.given)[0]}. Define it with def name(…): … return …, "
+            "then give the function itself, without calling it: answer = name (no parentheses)."
         ),
     ),
     Rule("it raised an error", lambda run: run.calls and run.calls[-1].error is not None, _raised),
     Rule(
         "it returned None",
         lambda run: run.bad and run.bad.given is None,
-        lambda run: (
-            f"Your function returned None on arguments {_arguments(run.bad.case)}: did you forget "
-            "`return`? (Changing the input in place is not enough: return the result.)"
-            f"{run.bad.extra}"
-        ),
+        "Your function returned None on arguments {a.bad.arguments}: did you forget `return`? (Changing the "
+        "input in place is not enough: return the result.){a.bad.extra}",
     ),
     Rule(
         "it returned what is not of the reference's kind",
         lambda run: run.bad,
         lambda run: (
-            f"Not quite: on arguments {_arguments(run.bad.case)} your function did not return what "
-            f"was asked. {_unprefixed(judge(run.bad, REFUSALS).message)}{run.bad.extra}"
+            f"Not quite: on arguments {run.bad.arguments} your function did not return what was "
+            f"asked. {_unprefixed(judge(run.bad, REFUSALS))}{run.bad.extra}"
         ),
     ),
-    Rule("right", lambda run: run.wrong is None, lambda run: CORRECT, passed=True),
-    Rule("a typical mistake", lambda run: run.mistake, lambda run: f"Not quite. {run.mistake}"),
+    Rule("right", lambda run: run.wrong is None, CORRECT, passed=True),
+    Rule("a typical mistake", lambda run: run.mistake, "Not quite. {a.mistake}"),
     Rule(
         "a wrong result",
         lambda run: True,
         lambda run: (
-            f"Not quite: wrong result for arguments {_arguments(run.wrong.case)}. "
-            f"{_unprefixed(judge(run.wrong, DIFFERENCES).message)}{run.wrong.extra}"
+            f"Not quite: wrong result for arguments {run.wrong.arguments}. "
+            f"{_unprefixed(judge(run.wrong, DIFFERENCES))}{run.wrong.extra}"
         ),
     ),
 ]
@@ -539,13 +484,9 @@ def _spelling(text: str) -> str:
 
 def _target(value: Any) -> Target:
     value = value() if callable(value) else value  # a typical mistake may be computed
-    return (
-        value
-        if isinstance(value, str)
-        else bool(value)
-        if isinstance(value, bool | np.bool_)
-        else np.asarray(value, dtype=np.float64)
-    )
+    if isinstance(value, str | bool | np.bool_):
+        return value if isinstance(value, str) else bool(value)
+    return np.asarray(value, dtype=np.float64)
 
 
 def _budget(targets: Sequence[Target]) -> int:
@@ -588,12 +529,8 @@ class Exercise:
         self._mistakes, self.rtol, self.atol = tuple(mistakes), rtol, atol
         self.decimals, self.significant, self._choices = decimals, significant, choices
         self._aliases = {_spelling(word): (word, "") for word in choices or ()} if aliases else {}
-        self._aliases.update(
-            {
-                _spelling(alias): (word, "") if isinstance(word, str) else tuple(word)
-                for alias, word in (aliases or {}).items()
-            }
-        )
+        for alias, word in (aliases or {}).items():
+            self._aliases[_spelling(alias)] = (word, "") if isinstance(word, str) else tuple(word)
 
     @cached_property
     def _reference(self) -> Any:
@@ -606,12 +543,8 @@ class Exercise:
         mistakes = [(_target(wrong), text) for wrong, text in self._mistakes]
         words = [wrong for wrong, _ in mistakes if isinstance(wrong, str)]
         choices = self._choices if self._choices is not None else (target, *words) if words else ()
-        whole = (
-            isinstance(target, np.ndarray)
-            and self.decimals is None
-            and self.significant is None
-            and bool(np.all(target == np.round(target)))
-        )
+        rounded = self.decimals is not None or self.significant is not None
+        whole = isinstance(target, np.ndarray) and not rounded and bool(np.all(target == np.round(target)))
         form = Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
         return target, mistakes, form
 
@@ -625,14 +558,14 @@ class Exercise:
         """The phrase a numeric question (and its notebook text) must contain ("to 4 decimals", "a whole
         number", "the exact value"); ``None`` for a word, a True/False or a function."""
         target, _, form = self._judging
-        return Answer(target, target, form).answer_form() if isinstance(target, np.ndarray) else None
+        return Answer(target, target, form).answer_form if isinstance(target, np.ndarray) else None
 
     def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
         if answer is PLACEHOLDER:
             return CheckResult(False, NOT_ATTEMPTED)
         word, note = (
-            (answer, "") if type(answer) is not str else self._aliases.get(_spelling(answer), (answer, ""))
+            self._aliases.get(_spelling(answer), (answer, "")) if type(answer) is str else (answer, "")
         )
         try:
             with np.errstate(all="ignore"):
@@ -640,9 +573,8 @@ class Exercise:
         except Exception as error:  # a bug of the checker itself: say so, never a traceback
             return CheckResult(
                 False,
-                f"The checker could not judge this answer ({type(error).__name__}); "
-                "compare yours with solution(), and please report this to the course "
-                "authors.",
+                f"The checker could not judge this answer ({type(error).__name__}); compare yours with "
+                "solution(), and please report this to the course authors.",
             )
         return CheckResult(result.passed, f"{result.message} {note}") if note else result
 
@@ -652,11 +584,9 @@ class Exercise:
         return judge(Answer(answer, target, form, mistakes, budget), VALUE_RULES)
 
     def hint(self) -> None:
-        """Print a hint."""
         print(f"Hint: {self._hint}")
 
     def solution(self) -> None:
-        """Print a reference solution."""
         print(self._solution)
 
     def __repr__(self) -> str:
@@ -665,21 +595,11 @@ class Exercise:
 
 class FunctionExercise(Exercise):
     """An exercise whose answer is a function, called on each argument tuple of ``cases`` (on fresh
-    copies) and compared with ``reference``; each of ``mistakes`` is a wrong function."""
+    copies) and compared with ``reference``; each of ``mistakes`` is a wrong function. ``options``:
+    ``hint``, ``solution``, ``rtol`` and ``atol``, as for ``Exercise``."""
 
-    def __init__(
-        self,
-        question: str,
-        reference: Callable[..., Any],
-        cases: Sequence[tuple[Any, ...]],
-        *,
-        hint: str,
-        solution: str,
-        mistakes: Sequence[tuple[Callable[..., Any], str]] = (),
-        rtol: float = 1e-6,
-        atol: float = 1e-9,
-    ) -> None:
-        super().__init__(question, None, hint=hint, solution=solution, rtol=rtol, atol=atol)
+    def __init__(self, question: str, reference: Callable, cases: Sequence[tuple], *, mistakes=(), **options):
+        super().__init__(question, None, **options)
         self.reference, self.cases, self._function_mistakes = reference, cases, tuple(mistakes)
 
     @property
@@ -692,51 +612,41 @@ class FunctionExercise(Exercise):
         self._cases = copy.deepcopy(tuple(tuple(case) for case in cases))
         self.__dict__.pop("_results", None)
 
+    def _run(self, function: Callable) -> list[Target]:
+        return [_target(function(*copy.deepcopy(case))) for case in self._cases]
+
     @cached_property
     def _results(self) -> tuple[list[Target], list[tuple[list[Target] | None, str]]]:
         """The reference's results, and each typical mistake's (``None`` if it fails on some case)."""
-
-        def results(function: Callable[..., Any]) -> list[Target]:
-            return [_target(function(*copy.deepcopy(case))) for case in self._cases]
-
-        def mistake(wrong: Callable[..., Any]) -> list[Target] | None:
+        mistakes = []
+        for wrong, text in self._function_mistakes:
             try:
-                return results(wrong)
+                mistakes.append((self._run(wrong), text))
             except Exception:
-                return None
-
-        return results(self.reference), [(mistake(wrong), text) for wrong, text in self._function_mistakes]
+                mistakes.append((None, text))
+        return self._run(self.reference), mistakes
 
     def _check(self, answer: Any) -> CheckResult:
         run = SimpleNamespace(given=answer, cases=self._cases, calls=None, bad=None, wrong=None, mistake=None)
-        if is_function_like(answer):
-            run.calls = []
-            for case in self._cases:
-                with np.errstate(all="warn"):
-                    call = _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
-                run.calls.append(call)
-                if run.calls[-1].error is not None:
-                    return judge(run, FUNCTION_RULES)
-            (targets, mistakes), form = self._results, Form(self.rtol, self.atol)
-            found = []
-            for case, call, target in zip(self._cases, run.calls, targets, strict=True):
-                found.append(Answer(call.value, target, form, budget=_budget(targets), subject="its result"))
-                found[-1].case, found[-1].extra = case, call.extra
-            run.bad = next((result for result in found if result.given is None or result.refused), None)
-            run.wrong = next((result for result in found if not result.matches()), None)
-            run.mistake = next(
-                (
-                    text
-                    for results, text in mistakes
-                    if results is not None
-                    and all(
-                        one.like(one.given, wrong).matches()
-                        for one, wrong in zip(found, results, strict=True)
-                    )
-                ),
-                None,
-            )
+        if not callable(answer) or isinstance(answer, type):
+            return judge(run, FUNCTION_RULES)
+        run.calls = []
+        for case in self._cases:
+            with np.errstate(all="warn"):
+                call = _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
+            run.calls.append(call)
+            if run.calls[-1].error is not None:
+                return judge(run, FUNCTION_RULES)
+        (targets, mistakes), form = self._results, Form(self.rtol, self.atol)
+        found = []
+        for case, call, target in zip(self._cases, run.calls, targets, strict=True):
+            found.append(Answer(call.value, target, form, budget=_budget(targets), subject="its result"))
+            found[-1].arguments, found[-1].extra = _arguments(case), call.extra
+        run.bad = next((result for result in found if result.given is None or result.refused), None)
+        run.wrong = next((result for result in found if not result.matches()), None)
+        for results, text in mistakes:
+            if results and all(
+                one.like(one.given, x).matches() for one, x in zip(found, results, strict=True)
+            ):
+                run.mistake = run.mistake or text
         return judge(run, FUNCTION_RULES)
-
-
-__all__ = ["CORRECT", "NOT_ATTEMPTED", "PLACEHOLDER", "CheckResult", "Exercise", "FunctionExercise"]
