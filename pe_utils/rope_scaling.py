@@ -58,7 +58,7 @@ import math
 import sys
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -86,12 +86,26 @@ class ScalingRule:
     #: True for rules whose new base has the exponent ``d/(d−2)`` (``"ntk"``, ``"dynamic"``).
     needs_d_above_2: bool = False
 
+    #: The keys a subclass's :meth:`refine` reads: each must be required or optional.
+    reads: ClassVar[tuple[str, ...]] = ()
+
     def __post_init__(self) -> None:
+        if not isinstance(self.required, tuple) or not all(isinstance(key, str) for key in self.required):
+            raise TypeError(f"required must be a tuple of key names (str), got {self.required!r}")
         if "rope_type" not in self.required or "factor" not in self.required:
             raise ValueError(f'required must hold "rope_type" and "factor", got {self.required!r}')
+        if not isinstance(self.optional, Mapping) or not all(isinstance(key, str) for key in self.optional):
+            raise TypeError(f"optional must be a dict of key names (str) and defaults, got {self.optional!r}")
+        if not isinstance(self.needs_d_above_2, bool):
+            raise TypeError(f"needs_d_above_2 must be True or False, got {self.needs_d_above_2!r}")
         both = set(self.required) & set(self.optional)
         if both:
             raise ValueError(f"keys cannot be both required and optional: {sorted(both)}")
+        unread = [key for key in self.reads if key not in self.required and key not in self.optional]
+        if unread:
+            raise ValueError(
+                f"{type(self).__name__} reads the key(s) {unread}: make them required or optional"
+            )
 
     def check(self, rope_type: str, scaling: Mapping[str, Any], d_model: int) -> dict[str, Any]:
         """``scaling`` with defaults filled in and numbers as floats; refused (key named) if invalid."""
@@ -143,12 +157,21 @@ def _ordered_pair(checked: dict[str, Any], low_key: str, high_key: str) -> tuple
 class Llama3Rule(ScalingRule):
     """Llama 3.1's band: ``0 < low_freq_factor < high_freq_factor``."""
 
+    reads: ClassVar[tuple[str, ...]] = ("low_freq_factor", "high_freq_factor")
+
     def refine(self, checked: dict[str, Any]) -> None:
         _ordered_pair(checked, "low_freq_factor", "high_freq_factor")
 
 
 class YarnRule(ScalingRule):
     """YaRN's ramp: ``0 < beta_slow < beta_fast``, ``truncate`` a bool, ``L > 2π·beta_slow``."""
+
+    reads: ClassVar[tuple[str, ...]] = (
+        "beta_fast",
+        "beta_slow",
+        "truncate",
+        "original_max_position_embeddings",
+    )
 
     def refine(self, checked: dict[str, Any]) -> None:
         # beta_fast is named first (as in the message of a wrong order), so check it first.
@@ -202,6 +225,7 @@ def check_scaling(scaling: Any, d_model: int) -> dict[str, Any] | None:
     """
     if scaling is None:
         return None
+    d_model = check_d_model(d_model)
     if not isinstance(scaling, Mapping):
         raise TypeError(
             "scaling must be None or a dict such as {'rope_type': 'linear', 'factor': 4.0}, "

@@ -69,8 +69,9 @@ class Convention:
     by ``base_size / n / interpolation_scale``, ``n`` the grid's size along that axis. ``call``
     names the library's own function and the values of its own parameters that give this table;
     ``source`` the code (or paper) it was checked against in notebook 12. Every field is checked
-    when the convention is made: a wrong name raises ``ValueError`` naming the field and the
-    allowed values. Introduced in notebook 12.
+    when the convention is made, names, types and ranges (``base`` finite and above 1, scales
+    finite and positive): a wrong one raises ``ValueError`` naming the field and what it allows.
+    Introduced in notebook 12.
     """
 
     axes: tuple[str, ...]
@@ -103,6 +104,10 @@ class Convention:
         if self.grid == "geometric":
             if not isinstance(self.base, float) or not isinstance(self.shift, float):
                 _refuse("base and shift", 'floats for grid "geometric"', (self.base, self.shift))
+            if not (math.isfinite(self.base) and self.base > 1.0):
+                _refuse("base", "a finite float greater than 1", self.base)
+            if not math.isfinite(self.shift):
+                _refuse("shift", "a finite float", self.shift)
         elif self.base is not None or self.shift is not None:
             _refuse("base and shift", 'None for grid "octaves"', (self.base, self.shift))
         nestings = NESTINGS + ((("trig", "frequency"), ("frequency", "trig")) if len(axes) == 1 else ())
@@ -116,8 +121,10 @@ class Convention:
             )
         if self.first not in ("sin", "cos"):
             _refuse("first", "'sin' or 'cos'", self.first)
-        if not isinstance(self.angle_scale, float) or not self.angle_scale > 0:
-            _refuse("angle_scale", "a positive float", self.angle_scale)
+        if not isinstance(self.angle_scale, float) or not (
+            math.isfinite(self.angle_scale) and self.angle_scale > 0
+        ):
+            _refuse("angle_scale", "a finite positive float", self.angle_scale)
         for flag in ("include_input", "pad_odd"):
             if not isinstance(getattr(self, flag), bool):
                 _refuse(flag, "True or False", getattr(self, flag))
@@ -129,6 +136,10 @@ class Convention:
                 "both None, or both floats for two axes",
                 (self.base_size, self.interpolation_scale),
             )
+        for scale in ("base_size", "interpolation_scale"):
+            value = getattr(self, scale)
+            if value is not None and not (isinstance(value, float) and math.isfinite(value) and value > 0):
+                _refuse(scale, "a finite positive float (or None)", value)
         for text in ("call", "source"):
             if not isinstance(getattr(self, text), str) or not getattr(self, text):
                 _refuse(text, "a non-empty string", getattr(self, text))

@@ -1076,6 +1076,15 @@ def _timm(**changed):
         ({"pad_odd": 1}, r"Convention\.pad_odd must be True or False"),
         ({"base_size": 16.0}, r"Convention\.base_size and interpolation_scale"),
         ({"call": ""}, r"Convention\.call"),
+        # ranges, not only names and types (a second reader found these accepted when made)
+        ({"base": 1.0}, r"Convention\.base must be a finite float greater than 1, got 1\.0"),
+        ({"base": -1.0}, r"Convention\.base must be a finite float greater than 1"),
+        ({"base": float("nan")}, r"Convention\.base must be a finite float"),
+        ({"shift": float("inf")}, r"Convention\.shift must be a finite float"),
+        ({"angle_scale": float("inf")}, r"Convention\.angle_scale must be a finite positive float"),
+        ({"base_size": -1.0, "interpolation_scale": 1.0}, r"Convention\.base_size must be a finite positive"),
+        ({"base_size": 16, "interpolation_scale": 1.0}, r"Convention\.base_size must be a finite positive"),
+        ({"base_size": 16.0, "interpolation_scale": 0.0}, r"Convention\.interpolation_scale must be"),
     ],
 )
 def test_a_convention_with_a_wrong_name_is_refused_naming_the_field(changed, words):

@@ -583,6 +583,26 @@ def test_a_scaling_rule_is_data_and_a_malformed_rule_is_refused():
         ScalingRule(("factor",))
     with pytest.raises(ValueError, match="both required and optional"):
         ScalingRule(("rope_type", "factor"), {"factor": 1.0})
+    # each field of a rule is checked when the rule is made, and the message names the field
+    keys = ("rope_type", "factor")
+    for made, field in [
+        (lambda: ScalingRule("rope_type factor"), "required"),  # a string holds "factor" as text
+        (lambda: ScalingRule(["rope_type", "factor"]), "required"),
+        (lambda: ScalingRule((1, *keys)), "required"),
+        (lambda: ScalingRule(keys, ["beta"]), "optional"),
+        (lambda: ScalingRule(keys, None), "optional"),
+        (lambda: ScalingRule(keys, needs_d_above_2="no"), "needs_d_above_2"),
+    ]:
+        with pytest.raises(TypeError, match=f"^{field} must be"):
+            made()
+    # a rule whose own checks read a key it neither requires nor defaults is refused when made
+    with pytest.raises(ValueError, match=r"YarnRule reads the key\(s\) \['truncate'\]"):
+        YarnRule((*keys, "original_max_position_embeddings"), {"beta_fast": 32.0, "beta_slow": 1.0})
+    with pytest.raises(ValueError, match=r"Llama3Rule reads the key\(s\) \['high_freq_factor'\]"):
+        Llama3Rule((*keys, "low_freq_factor", "original_max_position_embeddings"))
+    for d_model in ("64", 63, 0):  # d_model is checked too, before the dictionary
+        with pytest.raises((TypeError, ValueError), match="d_model"):
+            check_scaling({"rope_type": "linear", "factor": 2.0}, d_model)
     # check_scaling is the public name of the check rope_frequencies and the explorer share.
     assert check_scaling({"rope_type": "yarn", "factor": 2, "original_max_position_embeddings": 64}, 8) == {
         "rope_type": "yarn",
