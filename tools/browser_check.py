@@ -74,7 +74,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from tools import build_slides, chromium, course_fonts, navigation
-from tools.paths import NOTEBOOKS, ROOT
+from tools.paths import NOTEBOOKS, README, ROOT
 
 SITE_TOOLS = ROOT / "tools" / "site"
 SITE_BUILD = "tools.site.build"  # the site's builder (Sphinx), run in a process of its own (python -m)
@@ -373,17 +373,19 @@ def check(
     site: bool = True,
     cache: Path | None = CACHE,
     search: tuple[str, str] | None = None,
+    readme: Path = README,
 ) -> Report:
     """Build the decks of ``notebooks`` (default: all) and the site into ``out``; check them.
 
     Without ``out`` the build goes to a temporary folder that is removed afterwards, so that
     several checks can run at once. A deck or page that passed unchanged, as recorded in
-    ``cache`` (``None``: no cache; never with ``screenshots``), is not opened again.
+    ``cache`` (``None``: no cache; never with ``screenshots``), is not opened again. ``readme``
+    is the site's home page (index.html).
     """
     if out is None:
         BUILD.mkdir(exist_ok=True)
         with tempfile.TemporaryDirectory(prefix="check-", dir=BUILD) as scratch:
-            return check(notebooks, size, Path(scratch), folder, screenshots, site, cache, search)
+            return check(notebooks, size, Path(scratch), folder, screenshots, site, cache, search, readme)
     start = time.perf_counter()
     if screenshots is not None:
         screenshots.mkdir(parents=True, exist_ok=True)
@@ -406,7 +408,8 @@ def check(
     # process of its own; its pages are checked once it is done.
     site_build = (
         subprocess.Popen(
-            [sys.executable, "-m", SITE_BUILD, "--out", str(out / "site"), "--notebooks", str(folder)],
+            [sys.executable, "-m", SITE_BUILD, "--out", str(out / "site"), "--notebooks", str(folder)]
+            + ["--readme", str(readme)],
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
             cwd=ROOT,

@@ -170,9 +170,17 @@ def processes_in_group(group):
 def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
     cache = tmp_path / "cache.json"
+    # The tiny course's own home page (the site's index.html), not the course's README.
+    readme = tmp_path / "README.md"
+    readme.write_text("# A tiny course\n\nStart with [01](notebooks/01_good.ipynb).\n", encoding="utf-8")
     # The search from disk finds "refuses" on 02_bad only: asked to find it on 01_good, it must complain.
     report = browser_check.check(
-        None, out=tmp_path / "build", folder=course, cache=cache, search=("refuses", "01_good.html")
+        None,
+        out=tmp_path / "build",
+        folder=course,
+        cache=cache,
+        search=("refuses", "01_good.html"),
+        readme=readme,
     )
     assert report.process_group > 0
     assert not processes_in_group(report.process_group), "a browser process outlived the check"
