@@ -26,9 +26,9 @@ import mistune
 import nbformat
 
 from tools.chromium import node_executable  # (a sibling tool: Node.js and the browser)
-from tools.paths import NOTEBOOKS, ROOT, course_notebooks
+from tools.paths import NOTEBOOKS, README, ROOT, TEACHING, course_notebooks
 
-DOCUMENTS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", NOTEBOOKS / "TEACHING.md"]
+DOCUMENTS = [README, ROOT / "CONTRIBUTING.md", TEACHING]
 MATHJAX = ROOT / "tools" / "npm_packages"
 CHECK_TEX = MATHJAX / "check_tex.mjs"
 NODE_TIMEOUT_SECONDS = 60

@@ -3,9 +3,7 @@
 import re
 
 from tests.exercise_contract import discover_exercises
-from tools.paths import ROOT
-
-TEACHING = ROOT / "notebooks" / "TEACHING.md"
+from tools.paths import TEACHING, course_notebooks
 
 
 def named_exercises() -> set[str]:
@@ -21,7 +19,7 @@ def test_every_exercise_named_in_the_plan_exists_and_every_exercise_is_planned()
 
 def test_the_plan_covers_every_notebook():
     text = TEACHING.read_text(encoding="utf-8")
-    notebooks = sorted(path.name[:2] for path in (ROOT / "notebooks").glob("[0-9][0-9]_*.ipynb"))
+    notebooks = [path.name[:2] for path in course_notebooks()]
     plan = "\n".join(line for line in text.splitlines() if line.startswith("| 0:") or line.startswith("| 1:"))
     missing = [number for number in notebooks if f"| {number} " not in plan]
     assert not missing, f"notebooks with no place in a session of TEACHING.md: {missing}"
