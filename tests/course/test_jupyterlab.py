@@ -25,9 +25,8 @@ import psutil
 import pytest
 import websocket
 
-from tools.paths import ROOT
+from tools.paths import NOTEBOOKS, course_notebooks
 
-NOTEBOOKS = ROOT / "notebooks"
 STARTUP_SECONDS = 60
 EXECUTE_SECONDS = 60
 
@@ -175,7 +174,7 @@ def first_code_cell(path):
 def test_jupyterlab_serves_and_runs_the_course(tmp_path):
     first = sorted(NOTEBOOKS.glob("01_*.ipynb"))
     assert first, "notebook 01 is missing"
-    course = sorted(path.name for path in NOTEBOOKS.glob("[0-9][0-9]_*.ipynb"))
+    course = [path.name for path in course_notebooks()]
     lab = Lab(tmp_path)
     try:
         lab.wait_ready()
