@@ -48,7 +48,8 @@ export PYTHONDONTWRITEBYTECODE =
 
 help:
 	@echo "make lab          set up, then open the course in JupyterLab"
-	@echo "make test         set up, then lint and run every test (unit tests + nbval over all notebooks)"
+	@echo "make test         set up, then lint and run every test (unit tests + nbval over all notebooks;"
+	@echo "                  the browser check's verdict is compared with its record: make check-slides)"
 	@echo "make setup        install the Python environment, the npm packages and the site's packages, run nothing"
 	@echo "make portability  re-run the notebooks under nbval as on an older x86-64 CPU (other SIMD/BLAS kernels)"
 	@echo "make outputs      re-run notebooks in a fresh kernel and store their outputs (NB=path to pick one)"
@@ -57,8 +58,10 @@ help:
 	@echo "make slides       build reveal.js slide decks into _build/slides/"
 	@echo "make site         build the course's web site (Sphinx) into _build/site/; open index.html from disk"
 	@echo "make dev          (maintainers) install nbdime + jupytext; git diff shows notebooks as text, nbdiff-web side by side"
-	@echo "make check-slides open every deck and site page in headless Chromium; report cut slides (NB=, SIZE=1024x768;"
-	@echo "                  pages that passed unchanged are not reopened: CHECK_ARGS=--no-cache reopens them)"
+	@echo "make check-slides open every deck and site page in headless Chromium; report cut slides; when all pass,"
+	@echo "                  record the verdict for make test (commit tests/course/browser_check_record.json)."
+	@echo "                  NB=, SIZE=1024x768: those decks or that size only, nothing recorded; pages that"
+	@echo "                  passed unchanged are not reopened: CHECK_ARGS=--no-cache reopens them"
 	@echo "make navigation   regenerate the navigation lines, the contents list and the README's list"
 	@echo "make environment  rewrite environment.yml from requirements.txt"
 	@echo "make clean        remove .venv and build leftovers"
@@ -144,11 +147,20 @@ slides: $(STAMP) $(NODE_STAMP)
 site: $(STAMP) $(NODE_STAMP) $(SITE_STAMP)
 	$(BIN)/python -m tools.site.build
 
-# The browser check that tests/course/test_browser.py runs, on the decks of NB (default: all). A deck or
-# page that passed unchanged is not reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache.
+# The browser check. As it is (no NB, SIZE or CHECK_ARGS): the checker's own test on a tiny course,
+# then every deck and site page of the course (tests/course/test_browser.py; both marked `browser`,
+# which `make test` leaves out); when both pass, the verdict is recorded with a hash of every file it
+# was reached from in tests/course/browser_check_record.json, which `make test` compares with the
+# files as they are (tools/browser_record.py): commit it with your change. With NB (decks of those
+# notebooks), SIZE or CHECK_ARGS: the check alone, as asked, recording nothing. A deck or page that
+# passed unchanged is not reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache.
 SIZE ?= 1280x720
 check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
+ifeq ($(NB)$(CHECK_ARGS)$(SIZE),1280x720)
+	$(BIN)/python -m pytest -x -s -m browser tests/tools/test_browser_checker.py tests/course/test_browser.py
+else
 	$(BIN)/python -m tools.browser_check --size $(SIZE) $(CHECK_ARGS) $(NB)
+endif
 
 # Readable notebook diffs for maintainers (optional; never needed to learn or to test): nbdime and
 # jupytext, pinned in requirements-dev.txt, into .venv; then git (this clone's .git/config only)

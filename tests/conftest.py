@@ -40,31 +40,27 @@ def _close_figures():
 # ---- Which file starts first ------------------------------------------------------------------
 # `make test` runs pytest-xdist with --dist loadfile: each file goes whole to one of two workers,
 # and a worker is handed the next file when two of its tests are left. Files start in the order
-# below. The browser check of the course comes first: Chromium's tabs keep both cores busy (two
-# quick tests after it keep that worker from taking a second file until it is done). The
-# other worker meanwhile runs the files that mostly wait (on kernels, a JupyterLab server,
-# Node.js or a browser starting), whose gaps the browser fills; then the notebooks (last first:
-# they grow heavier), then the other files, largest first, which fill the gaps at the end, so
-# that both workers finish close together. (By default xdist sends the files with the most
-# tests first; pytest_configure turns that off.)
-LONGEST_FILE = "test_browser.py"  # every deck and site page of the course in a browser
+# below: first the files that mostly wait (on kernels, a JupyterLab server, Node.js or a browser
+# starting), whose gaps the other worker fills; then the notebooks (last first: they grow
+# heavier), then the other files, largest first, which fill the gaps at the end, so that both
+# workers finish close together. (By default xdist sends the files with the most tests first;
+# pytest_configure turns that off.) `make check-slides` (no xdist) runs the checker's own test
+# before the check of the course (tests/course/test_browser.py): it comes first here too.
 # Files whose tests start kernels, a JupyterLab server, Node.js or a browser: slow for a reason
 # their size does not show, and mostly waiting.
 PROCESS_FILES = (
     "test_browser_checker.py",
+    "test_explorers.py",
     "test_jupyterlab.py",
     "test_sweep_seeds.py",
     "test_run_notebooks.py",
-    "test_explorers.py",
     "test_markdown.py",
 )
 
 
 def file_rank(path: Path) -> tuple[int, float]:
-    """Sort key of a test file: the browser check, the files that start processes, the notebooks
-    (last first), then the other test files, largest first."""
-    if path.name == LONGEST_FILE:
-        return (0, 0.0)
+    """Sort key of a test file: the files that start processes, the notebooks (last first), then
+    the other test files, largest first."""
     if path.name in PROCESS_FILES:
         return (1, float(PROCESS_FILES.index(path.name)))
     if path.suffix == ".ipynb":

@@ -1,10 +1,13 @@
 """Every slide deck and site page of the course, opened in a real headless browser (tools/browser_check.py).
 
-One browser run checks every deck at 1280x720 and every site page of the course (sidebar,
-search from disk, math, explorers), after the static checks of the built site and decks.
-tests/tools/test_browser_checker.py proves, on a tiny course made there, that the check finds each
-fault it claims to find (so a pass here means something), keeps only what passed, and leaves no
-browser process behind.
+The check itself (marked ``browser``: ``make check-slides`` runs it, ``make test`` does not) checks
+every deck at 1280x720 and every site page of the course (sidebar, search from disk, math,
+explorers), after the static checks of the built site and decks; when it passes it writes its
+verdict down with the files it was reached from (tools/browser_record.py). ``make test`` checks
+that the record matches the course as it is: a change no browser has seen fails there, naming the
+files. tests/tools/test_browser_checker.py proves, on a tiny course made there, that the check
+finds each fault it claims to find (so a pass here means something), keeps only what passed, and
+leaves no browser process behind.
 """
 
 import os
@@ -12,12 +15,23 @@ import os
 import pytest
 
 from tests.tools import test_tools  # the static checks of a built site and decks
-from tools import browser_check
-from tools.paths import course_notebooks
+from tools import browser_check, browser_record
+from tools.paths import ROOT, course_notebooks
 
 NOTEBOOKS = course_notebooks()
 
 
+def test_the_browser_check_has_seen_this_version_of_the_course():
+    changes = browser_record.differences()
+    assert not changes, (
+        "The browser check has not seen the course as it is now. Since "
+        f"{browser_record.RECORD.relative_to(ROOT)} was written:\n  "
+        + "\n  ".join(changes[:40] + ([f"... and {len(changes) - 40} more"] if len(changes) > 40 else []))
+        + "\nRun `make check-slides`: when every deck and page passes it rewrites the record; commit it."
+    )
+
+
+@pytest.mark.browser
 @pytest.mark.skipif(not NOTEBOOKS, reason="no notebooks")
 def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_path):
     report = browser_check.check(None, out=tmp_path / "build", search=browser_check.SEARCH)
@@ -42,11 +56,19 @@ def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_pat
     if len(report.problems) > 80:
         shown.append(f"... and {len(report.problems) - 80} more")
     assert report.ok, "\n".join(shown + [report.summary()])
+    # Written only now, when every assertion above has held (and the checker's own test, which
+    # `make check-slides` runs first, has passed).
+    checked = {
+        "window": "x".join(map(str, report.size)),
+        "browser": report.browser,
+        "decks": len(report.slides),
+        "slides": sum(report.slides.values()),
+        "site pages": len(report.pages),
+        "explorers": sum(report.explorers.values()),
+    }
+    browser_record.write(checked)
 
 
-# Two quick tests after the long one: pytest-xdist hands a worker its next file once two of its
-# tests are left, so with three tests here the worker that runs the browser check takes no other
-# file until the check is done (tests/conftest.py).
 def test_index_summaries_show_subscripts_not_raw_text(tmp_path):
     from tools import deck_html
 

@@ -3,11 +3,13 @@
 The tiny course breaks each rule the check enforces, once: the check must find every fault,
 keep the results of decks and pages that passed (and only those), reopen what changed, and
 leave no browser process behind. tests/course/test_browser.py runs the check over the course.
+The test that opens the browser is marked ``browser``: `make check-slides` runs it, first.
 """
 
 from pathlib import Path
 
 import nbformat
+import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output
 
 from pe_utils.notebook_helpers import explorers
@@ -167,6 +169,7 @@ def processes_in_group(group):
     return found
 
 
+@pytest.mark.browser  # `make check-slides` runs it before the check of the course
 def test_the_check_finds_each_fault_and_leaves_no_browser(tmp_path):
     course = tiny_course(tmp_path / "notebooks")
     cache = tmp_path / "cache.json"
