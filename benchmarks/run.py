@@ -17,8 +17,8 @@ also shown as ratios against ``pe_utils.sinusoidal_pe_fast``.
 The commands are timed as a user meets them, in fresh clones of this repository's
 last commit (``git clone``; the pip and npm caches are whatever this machine has):
 ``make setup``, then the README's test command (``make test``) twice: the first run
-cold, the second with the browser check's kept results (the median of the two is
-"after set-up"; set-up plus the first is "fresh clone to green"); and ``make lab``
+cold, the second as a maintainer's next run (the median of the two is "after set-up";
+set-up plus the first is "fresh clone to green"); and ``make lab``
 from a fresh clone until it prints its URL, with no npm package installed.
 Each notebook's nbval time (its cells, after kernel start) is measured in this
 checkout. Every figure is printed next to its budget (``BUDGETS``, issue 20) and
@@ -397,7 +397,7 @@ def bench_notebooks(r: float) -> dict[str, object]:
 
 
 def bench_browser(r: float) -> dict[str, object]:
-    """The browser check of every deck and site page (tests/course/test_browser.py's), in this checkout."""
+    """The browser check of every deck and site page (what `make check-slides` runs), in this checkout."""
     print("\n## The browser check: every deck and site page in headless Chromium, in this checkout")
     try:
         from tools import browser_check
@@ -471,16 +471,17 @@ def set_up_clone(prefix: str) -> Iterator[tuple[Path, dict[str, str], float]]:
 def bench_test_command(r: float) -> dict[str, object]:
     """`make setup` in a fresh clone, then `make test` twice: the first cold, the second warm.
 
-    The first run has nothing cached, as on CI and after any fresh clone; the second finds the
-    browser check's results of the decks and pages that passed (tools/browser_check.py keeps
-    them in _build/browser-check-cache.json), as a maintainer's next run does. "After set-up" is
-    the median of the two, and "fresh clone to green" is set-up plus the first.
+    The first run has nothing cached, as on CI and after any fresh clone; the second finds what
+    the first left (the tests' bytecode), as a maintainer's next run does. Neither opens the
+    course in a browser: `make test` compares the browser check's record (tools/browser_record.py),
+    and bench_browser times the check itself. "After set-up" is the median of the two, and "fresh
+    clone to green" is set-up plus the first.
     """
     print("\n## `make test` as a user runs it: `make setup` in a fresh clone, then `make test` twice")
     results: dict[str, object] = {}
     with set_up_clone("bench-test-") as (clone, env, setup):
         runs, codes = [], []
-        for label in ("cold (nothing cached)", "warm (browser results kept)"):
+        for label in ("cold (nothing cached)", "again (its bytecode kept)"):
             seconds, code, summary = timed_make(["test"], clone, env)
             runs.append(seconds)
             codes.append(code)

@@ -19,6 +19,7 @@ Publishing them, and checking what is published
     ``explorers_web``, ``course_fonts``  the explorers' HTML and the fonts both ship
     ``chromium``            the course's Chromium (unpacked from its npm package) and Node.js
     ``browser_check``       every deck and site page in that browser (``make check-slides``)
+    ``browser_record``      its verdict, with a hash of the files it was reached from (``make test`` compares)
 Not Python: ``npm_packages/`` (the npm packages and the Node.js scripts of the checks) and
 ``jupyterlab/`` (the course's JupyterLab settings).
 """

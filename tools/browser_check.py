@@ -47,8 +47,10 @@ result is kept in ``_build/browser-check-cache.json`` under a key made of the pa
 installed, the build scripts, the files the pages copy from the notebooks' folder, the window
 size): the course's files and pinned packages, nothing of the machine's. After editing one notebook,
 only its deck and page (and the index, if a title changed) are opened again.
-A fresh clone, and CI, start with no cache; ``--no-cache`` opens every page; a page with a
-problem is never kept, so it is opened again every time.
+A fresh clone starts with no cache; ``--no-cache`` opens every page; a page with a
+problem is never kept, so it is opened again every time. (``make check-slides`` runs the check of
+the whole course through ``tests/course/test_browser.py``, which records a pass for ``make test``
+to compare: ``tools/browser_record.py``.)
 
 The browser is the Chromium binary inside the npm package ``@sparticuz/chromium``, driven by
 ``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed, the browser
