@@ -13,7 +13,7 @@ import math
 import numbers
 import reprlib
 import types
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from collections.abc import Set as AbstractSet
 from typing import Any, NamedTuple
 
@@ -65,10 +65,18 @@ class Refusal(NamedTuple):
     where: str = ""
 
 
-def _text_advice(text: str) -> str:
+def _text_advice(text: str, one: bool = False) -> str:
+    """What to do instead of giving numbers as text (``one``: a single number is asked for)."""
     stripped, found = text.strip(), numbers_written_in(text)
+    inside = stripped.strip("[]()").strip()
     if found == [stripped]:
         return f"write {stripped} without quotes"
+    if one and (len(found) >= 2 or numbers_written_in(inside) == [inside]):
+        return (
+            f"write {inside}, without quotes or brackets"
+            if len(found) < 2
+            else "the answer is a single number: write it without quotes"
+        )
     if stripped.startswith(("[", "(")):
         return "write the list itself, without quotes around it"
     if len(found) >= 2:
@@ -93,7 +101,10 @@ def describe(value: Any) -> tuple[str, str]:
     """``(what it is, what to do instead)`` for an answer that is not a real number."""
     name = type(value).__name__
     if value is None:
-        return "None", "did your code forget to produce a value? A function without return gives None"
+        return (
+            "None",
+            "did you forget `return`? Without it a function gives None (changing its input is not enough)",
+        )
     if isinstance(value, bool | np.bool_):
         advice = "a comparison gives True or False; give the number itself (1 or 0 if you meant those)"
         return f"the boolean {bool(value)}", advice
@@ -104,11 +115,6 @@ def describe(value: Any) -> tuple[str, str]:
         if complex(value).imag == 0:
             advice = "its imaginary part is 0: take .real, or find where the complex number comes from"
         return f"the complex number {short_repr(value)}", advice
-    if isinstance(value, Mapping):
-        return (
-            f"a {name} with {len(value)} entr{'y' if len(value) == 1 else 'ies'}",
-            "give the number(s) themselves",
-        )
     for kind, what, advice in _KINDS:
         if isinstance(value, kind):
             return what.format(getattr(value, "__name__", name)), advice
@@ -205,11 +211,5 @@ def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
             return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
         return Refusal(describe(answer)[0], "answer True or False, without quotes")
     if isinstance(answer, str) and target.shape == ():
-        inside = answer.strip().strip("[]()").strip()
-        if len(numbers_written_in(answer)) >= 2:
-            return Refusal(
-                f"text {short_repr(answer)}", "the answer is a single number: write it without quotes"
-            )
-        if inside != answer.strip() and len(numbers_written_in(inside)) == 1:
-            return Refusal(f"text {short_repr(answer)}", f"write {inside}, without quotes or brackets")
+        return Refusal(f"text {short_repr(answer)}", _text_advice(answer, one=True))
     return read_real(answer, budget)

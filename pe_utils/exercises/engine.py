@@ -5,10 +5,10 @@ prints or warns; ``_reading.py`` reads the answer without trusting it. A numeric
 ``answer_form``: a whole number (exact or wrong), rounded (``decimals``/``significant``: right within
 half a unit of that digit) or the exact value. The verdict is the message of the first rule of
 ``VALUE_RULES`` that applies, in this order: right (unless a float16/32 holds too few digits); a
-typical mistake; not the kind of answer asked for; close (right to the digits given; cut off; more
-digits, off; the last digit off by one); a typical mistake to the digits given; ``DIFFERENCES`` (a
+typical mistake; not the kind of answer asked for; close (right to the digits given; cut off; the
+last digit off by one); a typical mistake to the digits given; ``DIFFERENCES`` (a
 wrong word, shape, NaN, number or entries). A function is judged by ``FUNCTION_RULES``: not a
-function, raised, returned None or the wrong kind, right, a typical mistake, a wrong result.
+function, raised, returned what was not asked for, right, a typical mistake, a wrong result.
 """
 
 from __future__ import annotations
@@ -49,27 +49,20 @@ class CheckResult:
         return self.message
 
 
-def _shown(value: float) -> tuple[int, int]:
-    """``(significant digits, decimals)`` of ``value`` as ``repr`` writes it (1200 has -2 decimals)."""
-    _, digits, exponent = decimal.Decimal(repr(float(value))).normalize().as_tuple()
-    return len(digits), -int(exponent)
-
-
 def _words(words: Sequence[str]) -> str:
     quoted = [repr(word) for word in sorted(set(words))]
     return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
 
 
 class Answer:
-    """An answer (``given``) to ``question`` read as the kind of ``target`` (``read``, at most ten times
-    as many numbers), with the tests and the words that the rules use (a rule's message may be a
-    template of them: "{a.answer_form}")."""
+    """An answer (``given``) to ``question``, read as the kind of ``target`` (``read``, at most ten times
+    as many numbers), with the tests and the words of the rules (a message may be a template of them)."""
 
     def __init__(self, given: Any, target: Target, question: Exercise, mistakes=(), subject="your answer"):
         self.given, self.target, self.question, self.mistakes = given, target, question, mistakes
         self.read, self.subject = read_as(given, target, 10 * np.size(target) + 1000), subject
         self.answer_form, self.whole = question.answer_form, question.answer_form == "a whole number"
-        self.refused = isinstance(self.read, Refusal)
+        self.word, self.refused = isinstance(target, str), isinstance(self.read, Refusal)
         self.scalar = isinstance(target, np.ndarray) and not target.ndim
         self.numbers = isinstance(self.read, np.ndarray) and self.read.shape == getattr(target, "shape", 0)
         low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.itemsize < 8
@@ -84,11 +77,11 @@ class Answer:
 
     def matches(self) -> bool:
         """The same word, the same True/False, or numbers equal within the tolerance."""
-        if isinstance(self.target, str):
+        if self.word:
             return isinstance(self.read, str) and normalise(self.read) == normalise(self.target)
-        if isinstance(self.target, bool):
-            return self.read is self.target
-        return self.numbers and self.close().all()
+        return (
+            self.read is self.target if isinstance(self.target, bool) else self.numbers and self.close().all()
+        )
 
     def close(self) -> np.ndarray:
         rtol, atol = (0.0, 1e-9) if self.whole else (self.question.rtol, self.question.atol)
@@ -122,20 +115,21 @@ class Answer:
         decimals); a whole number given for a whole number is exact or wrong (1000 is not 1024)."""
         if not self.numbers or not self.read.size or not np.isfinite(self.read).all():
             return False
-        digits, places = np.array([_shown(value) for value in self.read.flat]).T
+        shown = [decimal.Decimal(repr(float(value))).normalize().as_tuple() for value in self.read.flat]
+        digits, places = np.array([(len(one.digits), -int(one.exponent)) for one in shown]).T  # 1200: -2
         if max(digits.max(), places.max()) < 2 or places.max() <= 0 and np.all(self.target % 1 == 0):
-            return False  # a single digit (6, 0.2) is too few to call close
-        places = np.maximum(places, places.max()) if places.max() > 0 else places
-        unit = 10.0 ** -places.reshape(self.read.shape)
-        return bool(np.all((np.abs(self.read - self.target) <= 0.5 * unit * (1 + 1e-9)) | self.close()))
+            return False
+        unit = 10.0 ** -(np.maximum(places, places.max()) if places.max() > 0 else places)
+        return bool(
+            np.all(
+                (np.abs(self.read - self.target) <= 0.5 * unit.reshape(self.read.shape) * (1 + 1e-9))
+                | self.close()
+            )
+        )
 
     def cut_off(self) -> bool:
         step = np.where(self.unit() > 0, self.unit(), 1.0)
         return bool(np.allclose(self.read, np.trunc(self.target / step) * step, rtol=1e-12, atol=0.0))
-
-    def more_digits(self) -> bool:
-        steps = self.read / np.where(self.unit() > 0, self.unit(), 1.0)
-        return bool(np.any(np.abs(steps - np.round(steps)) > 1e-6))
 
     def first(self, where: np.ndarray) -> tuple[int, ...]:
         return tuple(int(i) for i in np.argwhere(where)[0])
@@ -161,7 +155,7 @@ class Answer:
     def expected(self) -> str:
         """What is asked for: "a number", "a list or array of 4 numbers (shape (4,))", "a word", …"""
         target, choices = self.target, self.question.choices
-        if isinstance(target, str):
+        if self.word:
             return f"{f'one of the words {_words(choices)}' if choices else 'a word'}, as text in quotes"
         if isinstance(target, bool) or self.scalar:
             return "True or False" if isinstance(target, bool) else "a number"
@@ -180,43 +174,47 @@ class Answer:
 
     @property
     def shown(self) -> str:
-        return short_repr(self.read) if isinstance(self.read, str) else as_typed(float(self.read))
+        return short_repr(self.read) if self.word else as_typed(float(self.read))
 
+    @property
+    def refusal(self) -> str:
+        """What was given instead of what was asked for, and where inside a list (and the list, if one
+        number was asked for); what to do instead."""
+        what, advice, where = self.read
+        if self.scalar and where:
+            return f"Expected a single number, got {describe(self.given)[0]} (item {where} is {what})."
+        advice = f": {advice}" if advice else ""
+        return f"Expected {self.expected}{f', but item {where} is' if where else ', got'} {what}{advice}."
 
-def _refused(a: Answer) -> str:
-    """What was given instead of what was asked; inside a list, where (one number asked for: the list)."""
-    where = f", but item {a.read.where} is" if a.read.where else ", got"
-    if a.scalar and a.read.where:
-        where = f", got {describe(a.given)[0]}, and item {a.read.where} is"
-    return f"Expected {a.expected}{where} {a.read.description}{f': {a.read.advice}' * bool(a.read.advice)}."
+    @property
+    def fewer_digits(self) -> str:
+        asked = f"the answer {self.answer_form}"
+        if self.answer_form == "the exact value":
+            asked = "the exact value (all of its digits: the value your code computes)"
+        every = ", in every entry" * (not self.scalar)
+        return f"Close: right to the digits you gave{every}; the question asks for {asked}."
 
+    @property
+    def precision(self) -> str:
+        dtype, held = self.given.dtype, as_typed(float(self.stored.flat[0])) if self.stored.size else ""
+        asked = f"the value {self.answer_form}" if self.answer_form.startswith("to ") else "the exact value"
+        return (
+            f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it "
+            f"holds {held}{' (first entry)' * bool(self.stored.ndim)}, not {asked} the question asks for. "
+            "Compute in float64 (a plain Python float, or np.float64) and give that."
+        )
 
-def _close(a: Answer) -> str:
-    asked = a.answer_form if a.answer_form == "the exact value" else f"the answer {a.answer_form}"
-    exact = " (all of its digits: the value your code computes)" * (a.answer_form == "the exact value")
-    every = ", in every entry" * (not a.scalar)
-    return f"Close: right to the digits you gave{every}; the question asks for {asked}{exact}."
-
-
-def _precision(a: Answer) -> str:
-    dtype, held = a.given.dtype, as_typed(float(a.stored.flat[0])) if a.stored.size else ""
-    asked = f"the value {a.answer_form}" if a.answer_form.startswith("to ") else "the exact value"
-    return (
-        f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it holds "
-        f"{held}{' (first entry)' * bool(a.stored.ndim)}, not {asked} the question asks for. Compute in "
-        "float64 (a plain Python float, or np.float64) and give that."
-    )
-
-
-def _not_finite(a: Answer) -> str:
-    bad = ~np.isfinite(a.read)
-    what = f"contains NaN or infinity ({int(bad.sum())} of {bad.size} entries, the first at {a.first(bad)})"
-    if a.scalar:
-        what = f"is {'NaN (not a number)' if np.isnan(a.read) else a.read}"
-    return (
-        f"Not quite: {a.subject} {what}: the result of an overflow, a division by 0 or an undefined "
-        "operation (0/0, inf − inf, the mean of an empty array)."
-    )
+    @property
+    def not_finite(self) -> str:
+        bad = ~np.isfinite(self.read)
+        count = f"{int(bad.sum())} of {bad.size} entries, the first at index {self.first(bad)}"
+        what = f"contains NaN or infinity ({count})"
+        if self.scalar:
+            what = f"is {'NaN (not a number)' if np.isnan(self.read) else self.read}"
+        return (
+            f"Not quite: {self.subject} {what}: the result of an overflow, a division by 0 or an undefined "
+            "operation (0/0, inf − inf, the mean of an empty array)."
+        )
 
 
 #: ``name``: what it recognises; ``applies(x)``: whether it does; ``message``: what it says, a function of
@@ -234,20 +232,13 @@ def judge(subject: Any, rules: Sequence[Rule]) -> CheckResult:
 DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, and wrong
     Rule(
         "a word not among the choices",
-        lambda a: (
-            isinstance(a.target, str)
-            and normalise(a.read) not in map(normalise, a.question.choices or [a.read])
-        ),
+        lambda a: a.word and normalise(a.read) not in map(normalise, a.question.choices or [a.read]),
         lambda a: f"Not quite: {a.shown} is not one of the words asked for ({_words(a.question.choices)}).",
     ),
-    Rule(
-        "a wrong word",
-        lambda a: isinstance(a.target, str),
-        "Not quite: {a.shown} is not the right word; try hint().",
-    ),
+    Rule("a wrong word", lambda a: a.word, "Not quite: {a.shown} is not the right word; try hint()."),
     Rule(
         "a wrong True/False",
-        lambda a: isinstance(a.target, bool),
+        lambda a: type(a.target) is bool,
         "Not quite: {a.read} is not right; try hint().",
     ),
     Rule(
@@ -258,11 +249,11 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     ),
     Rule(
         "one number in brackets",
-        lambda a: a.scalar and a.read.size == 1 and a.read.shape,
+        lambda a: a.scalar and a.read.shape and a.read.size == 1,
         "{a.got}: write the number without brackets.",
     ),
     Rule("a wrong shape", lambda a: a.read.shape != a.target.shape, "{a.got}."),
-    Rule("NaN or infinity", lambda a: not np.isfinite(a.read).all(), _not_finite),
+    Rule("NaN or infinity", lambda a: not np.isfinite(a.read).all(), "{a.not_finite}"),
     Rule(
         "nearly a whole number",
         lambda a: a.scalar and a.whole and abs(a.read - a.target) < 0.01,
@@ -279,11 +270,11 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     ),
 ]
 VALUE_RULES = [
-    Rule("right, but a float16/float32 holds too few digits", Answer.held_too_few_digits, _precision),
+    Rule("right, but a float16/float32 holds too few digits", Answer.held_too_few_digits, "{a.precision}"),
     Rule("right", Answer.passes, CORRECT, passed=True),
     Rule("a typical mistake", lambda a: a.mistaken, "Not quite. {a.mistaken}"),
-    Rule("not the kind of answer asked for", lambda a: a.refused, _refused),
-    Rule("right to the digits given, but fewer than asked for", Answer.digits_close, _close),
+    Rule("not the kind of answer asked for", lambda a: a.refused, "{a.refusal}"),
+    Rule("right to the digits given, but fewer than asked for", Answer.digits_close, "{a.fewer_digits}"),
     Rule(
         "cut off, not rounded",
         lambda a: a.within(1.0) and a.cut_off(),
@@ -291,16 +282,11 @@ VALUE_RULES = [
         "instead (a next digit of 5 or more rounds the last one up).",
     ),
     Rule(
-        "more digits than asked for, the last one asked off",
-        lambda a: a.within(1.0) and a.more_digits(),
-        "Close, but not right {a.answer_form}: your value is off by more than half a unit of the last digit "
-        "asked for. Compare it with what your code computes at full precision.",
-    ),
-    Rule(
         "the last digit asked for off by one",
         lambda a: a.within(1.0),
-        "Close, but not right {a.answer_form}: the last digit is off by one{a.off_entries}. Round only the "
-        "final value: rounding an intermediate result first can move the last digit.",
+        "Close, but not right {a.answer_form}: off by more than half a unit of the last digit asked for"
+        "{a.off_entries}. Round only the final value, as your code computes it at full precision: rounding "
+        "an intermediate result first can move the last digit.",
     ),
     Rule(
         "a typical mistake, to its digits",
@@ -356,6 +342,13 @@ def _unprefixed(message: str) -> str:
     return rest[:1].upper() + rest[1:]
 
 
+def _returned(a: Answer) -> str:
+    """What a function returned that is not of the reference's kind (an Answer that is refused)."""
+    what = f"{describe(a.given)[0]} whose item {a.read.where} is " * bool(a.read.where) + a.read.description
+    advice = f": {a.read.advice}" * bool(a.read.advice)
+    return f"Your function returned {what} on arguments {a.arguments}, not {a.expected}{advice}.{a.extra}"
+
+
 # Judged: a run of a learner's function. ``calls`` (None if it is not a function; cut at the first
 # error); of its results (each an Answer with its ``arguments`` and ``extra``), the first not of the
 # reference's kind (``bad``) and the first wrong (``wrong``); the typical mistake all match (``mistake``).
@@ -369,20 +362,7 @@ FUNCTION_RULES = [
         ),
     ),
     Rule("it raised an error", lambda run: run.calls[-1].error is not None, _raised),
-    Rule(
-        "it returned None",
-        lambda run: run.bad and run.bad.given is None,
-        "Your function returned None on arguments {a.bad.arguments}: did you forget `return`? (Changing the "
-        "input in place is not enough: return the result.){a.bad.extra}",
-    ),
-    Rule(
-        "it returned what is not of the reference's kind",
-        lambda run: run.bad,
-        lambda run: (
-            f"Not quite: on arguments {run.bad.arguments} your function did not return what was "
-            f"asked. {_unprefixed(_refused(run.bad))}{run.bad.extra}"
-        ),
-    ),
+    Rule("it returned what was not asked for", lambda run: run.bad, lambda run: _returned(run.bad)),
     Rule("right", lambda run: run.wrong is None, CORRECT, passed=True),
     Rule("a typical mistake", lambda run: run.mistake, "Not quite. {a.mistake}"),
     Rule(
@@ -447,25 +427,22 @@ class Exercise:
             self._aliases[_spelling(alias)] = (word, "") if isinstance(word, str) else tuple(word)
 
     @cached_property
-    def _reference(self) -> Any:
-        return self._expected() if callable(self._expected) else self._expected
-
-    @cached_property
-    def _judging(self) -> tuple[Target, list[tuple[Target, str]]]:
-        """The reference and the typical mistakes, as compared (computed once and kept private)."""
-        return _target(self._reference), [(_target(wrong), text) for wrong, text in self._mistakes]
+    def _judging(self) -> tuple[Target, list[tuple[Target, str]], Any]:
+        """The reference and the typical mistakes as compared, and the reference as given (computed once)."""
+        reference = self._expected() if callable(self._expected) else self._expected
+        return _target(reference), [(_target(wrong), text) for wrong, text in self._mistakes], reference
 
     @cached_property
     def choices(self) -> tuple[str, ...]:
         """The words a word question allows: ``choices``, else the expected word and the mistakes'."""
-        target, mistakes = self._judging
+        target, mistakes, _ = self._judging
         words = [wrong for wrong, _ in mistakes if isinstance(wrong, str)]
         return tuple(self._choices if self._choices is not None else (target, *words) if words else ())
 
     @property
     def expected(self) -> Any:
         """The reference answer (a copy: changing it changes nothing in the checker)."""
-        return copy.deepcopy(self._reference)
+        return copy.deepcopy(self._judging[2])
 
     @property
     def answer_form(self) -> str | None:
@@ -498,7 +475,7 @@ class Exercise:
         return CheckResult(result.passed, f"{result.message} {note}") if note else result
 
     def _check(self, answer: Any) -> CheckResult:
-        target, mistakes = self._judging
+        target, mistakes, _ = self._judging
         return judge(Answer(answer, target, self, mistakes), VALUE_RULES)
 
     def hint(self) -> None:
@@ -551,15 +528,19 @@ class FunctionExercise(Exercise):
             if run.calls[-1].error is not None:
                 return judge(run, FUNCTION_RULES)
         targets, mistakes = self._results
-        found = []
-        for case, call, target in zip(self._cases, run.calls, targets, strict=True):
-            found.append(Answer(call.value, target, self, subject="its result"))
-            found[-1].arguments, found[-1].extra = _arguments(case), call.extra
-        run.bad = next((result for result in found if result.given is None or result.refused), None)
-        run.wrong = next((result for result in found if not result.matches()), None)
-        for results, text in mistakes:
-            if results and all(
-                one.like(one.given, x).matches() for one, x in zip(found, results, strict=True)
-            ):
-                run.mistake = run.mistake or text
+        found = [
+            Answer(call.value, target, self, subject="its result")
+            for call, target in zip(run.calls, targets, strict=True)
+        ]
+        for one, case, call in zip(found, self._cases, run.calls, strict=True):
+            one.arguments, one.extra = _arguments(case), call.extra
+        run.bad = next((one for one in found if one.refused), None)
+        run.wrong = next((one for one in found if not one.matches()), None)
+        matching = (
+            text
+            for results, text in mistakes
+            if results
+            and all(one.like(one.given, x).matches() for one, x in zip(found, results, strict=True))
+        )
+        run.mistake = next(matching, None)
         return judge(run, FUNCTION_RULES)
