@@ -143,9 +143,7 @@ def _read(value: Any, where: str, room: list[int]) -> np.ndarray | Refusal:
     if isinstance(value, np.ma.MaskedArray):
         if masked := int(np.ma.count_masked(value)):
             entries = f"{masked} masked entr{'y' if masked == 1 else 'ies'}"
-            return Refusal(
-                f"a masked array with {entries}", "give a plain array with every entry filled in", where
-            )
+            return Refusal(f"a masked array with {entries}", "fill in every entry (a plain array)", where)
         value = np.ma.getdata(value)
     if isinstance(value, numbers.Real | decimal.Decimal) and not isinstance(value, bool | np.generic):
         try:

@@ -3,12 +3,19 @@
 ``check`` returns a ``CheckResult`` (true when right; its ``repr`` is the message) and never raises,
 prints or warns; ``_reading.py`` reads the answer without trusting it. A numeric question states its
 ``answer_form``: a whole number (exact or wrong), rounded (``decimals``/``significant``: right within
-half a unit of that digit) or the exact value. The verdict is the message of the first rule of
-``VALUE_RULES`` that applies, in this order: right (unless a float16/32 holds too few digits); a
-typical mistake; not the kind of answer asked for; close (right to the digits given; cut off; the
-last digit off by one); a typical mistake to the digits given; ``DIFFERENCES`` (a
-wrong word, shape, NaN, number or entries). A function is judged by ``FUNCTION_RULES``: not a
-function, raised, returned what was not asked for, right, a typical mistake, a wrong result.
+half a unit of that digit) or the exact value. A value gets the message of the first rule of
+``VALUE_RULES`` that applies:
+
+1. right (unless it is a float16/32 that holds too few digits);
+2. a typical mistake;
+3. not the kind of answer asked for (text, None, several numbers for one, …);
+4. close: right to the digits given; cut off, not rounded; the last digit asked for off by one;
+5. a typical mistake, to the digits given;
+6. ``DIFFERENCES``: a wrong word or True/False, a decimal comma, brackets, a wrong shape, NaN, a
+   wrong number, wrong entries.
+
+A function gets the first of ``FUNCTION_RULES``: not a function; it raised; it returned what was not
+asked for; right; a typical mistake; a wrong result (said by ``DIFFERENCES``).
 """
 
 from __future__ import annotations
@@ -79,9 +86,9 @@ class Answer:
         """The same word, the same True/False, or numbers equal within the tolerance."""
         if self.word:
             return isinstance(self.read, str) and normalise(self.read) == normalise(self.target)
-        return (
-            self.read is self.target if isinstance(self.target, bool) else self.numbers and self.close().all()
-        )
+        if isinstance(self.target, bool):
+            return self.read is self.target
+        return self.numbers and self.close().all()
 
     def close(self) -> np.ndarray:
         rtol, atol = (0.0, 1e-9) if self.whole else (self.question.rtol, self.question.atol)
@@ -118,14 +125,10 @@ class Answer:
         shown = [decimal.Decimal(repr(float(value))).normalize().as_tuple() for value in self.read.flat]
         digits, places = np.array([(len(one.digits), -int(one.exponent)) for one in shown]).T  # 1200: -2
         if max(digits.max(), places.max()) < 2 or places.max() <= 0 and np.all(self.target % 1 == 0):
-            return False
+            return False  # one digit (6, 0.2) is too few; 1000 is not 1024 "to 1 digit"
         unit = 10.0 ** -(np.maximum(places, places.max()) if places.max() > 0 else places)
-        return bool(
-            np.all(
-                (np.abs(self.read - self.target) <= 0.5 * unit.reshape(self.read.shape) * (1 + 1e-9))
-                | self.close()
-            )
-        )
+        error = np.abs(self.read - self.target).ravel()
+        return bool(np.all((error <= 0.5 * unit * (1 + 1e-9)) | self.close().ravel()))
 
     def cut_off(self) -> bool:
         step = np.where(self.unit() > 0, self.unit(), 1.0)
@@ -167,8 +170,7 @@ class Answer:
     def got(self) -> str:
         """ "Expected shape (4,), got a list of shape (3,)", "Expected a single number, got …" """
         given, shape = self.given, self.read.shape
-        kind = f"a {type(given).__name__}" if isinstance(given, list | tuple | range) else "a value"
-        kind = "an array" if isinstance(given, np.ndarray) else kind
+        kind = "an array" if isinstance(given, np.ndarray) else f"a {type(given).__name__}"
         asked = "a single number" if self.scalar else f"shape {self.target.shape}"
         return f"Expected {asked}, got {f'{kind} of shape {shape}' if shape else 'a single number'}"
 
@@ -314,10 +316,7 @@ def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
 
 
 def _arguments(case: tuple[Any, ...]) -> str:
-    shown = [
-        f"<array of shape {x.shape}>" if isinstance(x, np.ndarray) and x.size > 6 else short_repr(x, 50)
-        for x in (x.item() if isinstance(x, np.generic) else x for x in case)
-    ]
+    shown = [short_repr(x.item() if isinstance(x, np.generic) else x, 50) for x in case]
     return f"({', '.join(shown)}{',' * (len(case) == 1)})"
 
 
