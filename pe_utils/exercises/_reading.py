@@ -71,18 +71,15 @@ def _text_advice(text: str, one: bool = False) -> str:
     inside = stripped.strip("[]()").strip()
     if found == [stripped]:
         return f"write {stripped} without quotes"
-    if one and (len(found) >= 2 or numbers_written_in(inside) == [inside]):
-        return (
-            f"write {inside}, without quotes or brackets"
-            if len(found) < 2
-            else "the answer is a single number: write it without quotes"
-        )
+    if one and len(found) >= 2:
+        return "the answer is a single number: write it without quotes"
+    if one and numbers_written_in(inside) == [inside]:
+        return f"write {inside}, without quotes or brackets"
     if stripped.startswith(("[", "(")):
         return "write the list itself, without quotes around it"
     if len(found) >= 2:
-        return (
-            f"write the numbers as a list, without quotes: [{', '.join(found[:6])}{', …' * (len(found) > 6)}]"
-        )
+        listed = ", ".join(found[:6]) + ", …" * (len(found) > 6)
+        return f"write the numbers as a list, without quotes: [{listed}]"
     return "type the number itself (digits, without quotes)"
 
 
@@ -101,10 +98,8 @@ def describe(value: Any) -> tuple[str, str]:
     """``(what it is, what to do instead)`` for an answer that is not a real number."""
     name = type(value).__name__
     if value is None:
-        return (
-            "None",
-            "did you forget `return`? Without it a function gives None (changing its input is not enough)",
-        )
+        advice = "did you forget `return`? Without it a function gives None, even if it changed its input"
+        return "None", advice
     if isinstance(value, bool | np.bool_):
         advice = "a comparison gives True or False; give the number itself (1 or 0 if you meant those)"
         return f"the boolean {bool(value)}", advice
@@ -170,6 +165,7 @@ def _read(value: Any, where: str, room: list[int]) -> np.ndarray | Refusal:
 
 
 def _sequence(sequence: list | tuple | range, where: str, room: list[int]) -> Any:
+    """A list, tuple, range or object array read item by item: the first item not read is refused."""
     kind = type(sequence).__name__
     if len(sequence) > room[0]:
         return Refusal(f"a {kind} of {len(sequence)} items", "", where)
@@ -179,9 +175,7 @@ def _sequence(sequence: list | tuple | range, where: str, room: list[int]) -> An
         if isinstance(items[-1], Refusal):
             return items[-1]
     if any(item.shape != items[0].shape for item in items):
-        return Refusal(
-            f"a ragged {kind} (its items differ in length)", "every row must have the same length", where
-        )
+        return Refusal(f"a ragged {kind}", "every row must have the same length", where)
     return np.stack(items) if items else np.zeros((0,))
 
 

@@ -69,7 +69,8 @@ class Answer:
         self.given, self.target, self.question, self.mistakes = given, target, question, mistakes
         self.read, self.subject = read_as(given, target, 10 * np.size(target) + 1000), subject
         self.answer_form, self.whole = question.answer_form, question.answer_form == "a whole number"
-        self.word, self.refused = isinstance(target, str), isinstance(self.read, Refusal)
+        self.word, self.boolean = isinstance(target, str), isinstance(target, bool)
+        self.refused = isinstance(self.read, Refusal)
         self.scalar = isinstance(target, np.ndarray) and not target.ndim
         self.numbers = isinstance(self.read, np.ndarray) and self.read.shape == getattr(target, "shape", 0)
         low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.itemsize < 8
@@ -86,7 +87,7 @@ class Answer:
         """The same word, the same True/False, or numbers equal within the tolerance."""
         if self.word:
             return isinstance(self.read, str) and normalise(self.read) == normalise(self.target)
-        if isinstance(self.target, bool):
+        if self.boolean:
             return self.read is self.target
         return self.numbers and self.close().all()
 
@@ -142,7 +143,7 @@ class Answer:
         return self.mistake(Answer.passes)
 
     @cached_property
-    def mistaken_to_its_digits(self) -> str | None:
+    def mistaken_rounded(self) -> str | None:
         return self.mistake(Answer.digits_close)
 
     @property
@@ -160,8 +161,8 @@ class Answer:
         target, choices = self.target, self.question.choices
         if self.word:
             return f"{f'one of the words {_words(choices)}' if choices else 'a word'}, as text in quotes"
-        if isinstance(target, bool) or self.scalar:
-            return "True or False" if isinstance(target, bool) else "a number"
+        if self.boolean or self.scalar:
+            return "True or False" if self.boolean else "a number"
         if target.ndim == 1:
             return f"a list or array of {target.size} number{'s' * (target.size != 1)} (shape {target.shape})"
         return f"an array of shape {target.shape}"
@@ -238,11 +239,7 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
         lambda a: f"Not quite: {a.shown} is not one of the words asked for ({_words(a.question.choices)}).",
     ),
     Rule("a wrong word", lambda a: a.word, "Not quite: {a.shown} is not the right word; try hint()."),
-    Rule(
-        "a wrong True/False",
-        lambda a: type(a.target) is bool,
-        "Not quite: {a.read} is not right; try hint().",
-    ),
+    Rule("a wrong True/False", lambda a: a.boolean, "Not quite: {a.read} is not right; try hint()."),
     Rule(
         "a decimal comma: (2, 4) for 2.4",
         lambda a: a.scalar and isinstance(a.given, tuple) and [type(x) for x in a.given] == [int, int],
@@ -290,11 +287,7 @@ VALUE_RULES = [
         "{a.off_entries}. Round only the final value, as your code computes it at full precision: rounding "
         "an intermediate result first can move the last digit.",
     ),
-    Rule(
-        "a typical mistake, to its digits",
-        lambda a: a.mistaken_to_its_digits,
-        "Not quite. {a.mistaken_to_its_digits}",
-    ),
+    Rule("a typical mistake, rounded", lambda a: a.mistaken_rounded, "Not quite. {a.mistaken_rounded}"),
     *DIFFERENCES,
 ]
 
@@ -308,10 +301,9 @@ def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
             call.value = work()
         except catch as error:
             call.error = error
-    printed = f" It printed {short_repr(sink.getvalue().strip(), 80)}." * bool(sink.getvalue().strip())
-    first = caught[0] if caught else None
-    warned = f" It warned: {first.category.__name__}: {short_repr(str(first.message), 80)}." if first else ""
-    call.extra = printed + warned
+    call.extra = f" It printed {short_repr(sink.getvalue().strip(), 80)}." * bool(sink.getvalue().strip())
+    if caught:
+        call.extra += f" It warned: {caught[0].category.__name__}: {short_repr(str(caught[0].message), 80)}."
     return call
 
 
@@ -336,11 +328,6 @@ def _raised(run: SimpleNamespace) -> str:
     )
 
 
-def _unprefixed(message: str) -> str:
-    rest = message.removeprefix("Not quite: ")
-    return rest[:1].upper() + rest[1:]
-
-
 def _returned(a: Answer) -> str:
     """What a function returned that is not of the reference's kind (an Answer that is refused)."""
     what = f"{describe(a.given)[0]} whose item {a.read.where} is " * bool(a.read.where) + a.read.description
@@ -348,30 +335,28 @@ def _returned(a: Answer) -> str:
     return f"Your function returned {what} on arguments {a.arguments}, not {a.expected}{advice}.{a.extra}"
 
 
-# Judged: a run of a learner's function. ``calls`` (None if it is not a function; cut at the first
-# error); of its results (each an Answer with its ``arguments`` and ``extra``), the first not of the
-# reference's kind (``bad``) and the first wrong (``wrong``); the typical mistake all match (``mistake``).
+def _wrong_result(a: Answer) -> str:
+    """A function's result of the reference's kind that is wrong: on which arguments, and how."""
+    how = judge(a, DIFFERENCES).message.removeprefix("Not quite: ")
+    return f"Not quite: wrong result for arguments {a.arguments}. {how[:1].upper()}{how[1:]}{a.extra}"
+
+
+# Judged: a run of a learner's function: ``given`` (described: ``given_as``); ``calls`` (None if it is
+# not a function; cut at the first error); of its results (each an Answer with its ``arguments`` and
+# ``extra``), the first not of the reference's kind (``bad``) and the first wrong (``wrong``); the
+# typical mistake that all of them match (``mistake``).
 FUNCTION_RULES = [
     Rule(
         "not a function",
         lambda run: run.calls is None,
-        lambda run: (
-            f"Expected a function, got {describe(run.given)[0]}. Define it with def name(…): … return …, "
-            "then give the function itself, without calling it: answer = name (no parentheses)."
-        ),
+        "Expected a function, got {a.given_as}. Define it with def name(…): … return …, then give the "
+        "function itself, without calling it: answer = name (no parentheses).",
     ),
     Rule("it raised an error", lambda run: run.calls[-1].error is not None, _raised),
     Rule("it returned what was not asked for", lambda run: run.bad, lambda run: _returned(run.bad)),
     Rule("right", lambda run: run.wrong is None, CORRECT, passed=True),
     Rule("a typical mistake", lambda run: run.mistake, "Not quite. {a.mistake}"),
-    Rule(
-        "a wrong result",
-        lambda run: True,
-        lambda run: (
-            f"Not quite: wrong result for arguments {run.wrong.arguments}. "
-            f"{_unprefixed(judge(run.wrong, DIFFERENCES).message)}{run.wrong.extra}"
-        ),
-    ),
+    Rule("a wrong result", lambda run: True, lambda run: _wrong_result(run.wrong)),
 ]
 
 
@@ -515,31 +500,25 @@ class FunctionExercise(Exercise):
         return self._run(self.reference), mistakes
 
     def _check(self, answer: Any) -> CheckResult:
-        run = SimpleNamespace(given=answer, cases=self._cases, calls=None, bad=None, wrong=None, mistake=None)
+        run = SimpleNamespace(given=answer, given_as=describe(answer)[0], cases=self._cases, calls=None)
         if not callable(answer) or isinstance(answer, type):
             return judge(run, FUNCTION_RULES)
-        run.calls = []
-        for case in self._cases:
+        run.calls, run.mistake, (targets, mistakes) = [], None, self._results
+        for case, target in zip(self._cases, targets, strict=True):
             with np.errstate(all="warn"):
-                run.calls.append(
-                    _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
-                )
-            if run.calls[-1].error is not None:
+                call = _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
+            run.calls.append(call)
+            if call.error is not None:
                 return judge(run, FUNCTION_RULES)
-        targets, mistakes = self._results
-        found = [
-            Answer(call.value, target, self, subject="its result")
-            for call, target in zip(run.calls, targets, strict=True)
-        ]
-        for one, case, call in zip(found, self._cases, run.calls, strict=True):
-            one.arguments, one.extra = _arguments(case), call.extra
+            call.result = Answer(call.value, target, self, subject="its result")
+            call.result.arguments, call.result.extra = _arguments(case), call.extra
+        found = [call.result for call in run.calls]
         run.bad = next((one for one in found if one.refused), None)
         run.wrong = next((one for one in found if not one.matches()), None)
-        matching = (
-            text
-            for results, text in mistakes
-            if results
-            and all(one.like(one.given, x).matches() for one, x in zip(found, results, strict=True))
-        )
-        run.mistake = next(matching, None)
+        for results, text in mistakes:
+            if results and all(
+                one.like(one.given, x).matches() for one, x in zip(found, results, strict=True)
+            ):
+                run.mistake = text
+                break
         return judge(run, FUNCTION_RULES)
