@@ -308,7 +308,10 @@ def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
 
 
 def _arguments(case: tuple[Any, ...]) -> str:
-    shown = [short_repr(x.item() if isinstance(x, np.generic) else x, 50) for x in case]
+    shown = [
+        f"<array of shape {x.shape}>" if isinstance(x, np.ndarray) and x.size > 6 else short_repr(x, 50)
+        for x in (x.item() if isinstance(x, np.generic) else x for x in case)
+    ]
     return f"({', '.join(shown)}{',' * (len(case) == 1)})"
 
 
