@@ -39,6 +39,7 @@ from ._reading import Refusal, as_typed, describe, normalise, read_as, short_rep
 PLACEHOLDER = ...  # what the stored notebook keeps in place of an answer
 NOT_ATTEMPTED = "Not attempted yet: replace ... with your answer and run the cell again."
 CORRECT = "Correct!"
+CHECKER_BUG = "The checker could not judge this answer ({}); compare with solution() and tell the authors."
 Target = str | bool | np.ndarray  # what an answer is compared with: a word, True/False or a float64 array
 
 
@@ -447,18 +448,13 @@ class Exercise:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
         if answer is PLACEHOLDER:
             return CheckResult(False, NOT_ATTEMPTED)
-        word, note = (
-            self._aliases.get(_spelling(answer), (answer, "")) if type(answer) is str else (answer, "")
-        )
+        alias = self._aliases.get(_spelling(answer)) if type(answer) is str else None
+        given, note = alias or (answer, "")
         try:
             with np.errstate(all="ignore"):
-                result = _quietly(lambda: self._check(word)).value
+                result = _quietly(lambda: self._check(given)).value
         except Exception as error:  # a bug of the checker itself: say so, never a traceback
-            return CheckResult(
-                False,
-                f"The checker could not judge this answer ({type(error).__name__}); compare yours with "
-                "solution(), and please report this to the course authors.",
-            )
+            return CheckResult(False, CHECKER_BUG.format(type(error).__name__))
         return CheckResult(result.passed, f"{result.message} {note}") if note else result
 
     def _check(self, answer: Any) -> CheckResult:
