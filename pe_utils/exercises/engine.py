@@ -1,14 +1,21 @@
 """The exercise engine: how an answer is judged (``Exercise``, ``FunctionExercise``).
 
 ``check`` returns a ``CheckResult`` (true when right; its ``repr`` is the message) and never raises,
-prints or warns. ``_reading.py`` reads the answer without trusting it. The verdict is the message of
-the first rule in ``VALUE_RULES`` that applies, in this order: right (unless a float16/32 holds too
-few digits); a typical mistake; ``REFUSALS`` (not the kind of answer asked for); close (right to the
-digits given, cut off, last digit off by one); a typical mistake to the digits given; ``DIFFERENCES``
-(wrong word, shape, NaN, number or entries). A function is judged by ``FUNCTION_RULES``: not a
-function, raised, returned None or the wrong kind, right, a typical mistake, a wrong result. A
-numeric question states its ``answer_form``: a whole number (exact or wrong), rounded
-(``decimals``/``significant``: right within half a unit of that digit) or the exact value.
+prints or warns; ``_reading.py`` reads the answer without trusting it. A numeric question states its
+``answer_form``: a whole number (exact or wrong), rounded (``decimals``/``significant``: right within
+half a unit of that digit) or the exact value. A value gets the message of the first rule of
+``VALUE_RULES`` that applies:
+
+1. right (unless it is a float16/32 that holds too few digits);
+2. a typical mistake;
+3. not the kind of answer asked for (text, None, several numbers for one, …);
+4. close: right to the digits given; cut off, not rounded; the last digit asked for off by one;
+5. a typical mistake, to the digits given;
+6. ``DIFFERENCES``: a wrong word or True/False, a decimal comma, brackets, a wrong shape, NaN, a
+   wrong number, wrong entries.
+
+A function gets the first of ``FUNCTION_RULES``: not a function; it raised; it returned what was not
+asked for; right; a typical mistake; a wrong result (said by ``DIFFERENCES``).
 """
 
 from __future__ import annotations
@@ -17,20 +24,22 @@ import copy
 import decimal
 import io
 import warnings
+from collections import namedtuple
 from collections.abc import Callable, Mapping, Sequence
 from contextlib import redirect_stderr, redirect_stdout
 from dataclasses import dataclass
 from functools import cached_property
 from types import SimpleNamespace
-from typing import Any, NamedTuple
+from typing import Any
 
 import numpy as np
 
-from ._reading import Refusal, as_typed, describe, normalise, read_as, shape_words, short_repr
+from ._reading import Refusal, as_typed, describe, normalise, read_as, short_repr
 
 PLACEHOLDER = ...  # what the stored notebook keeps in place of an answer
 NOT_ATTEMPTED = "Not attempted yet: replace ... with your answer and run the cell again."
 CORRECT = "Correct!"
+CHECKER_BUG = "The checker could not judge this answer ({}); compare with solution() and tell the authors."
 Target = str | bool | np.ndarray  # what an answer is compared with: a word, True/False or a float64 array
 
 
@@ -48,38 +57,20 @@ class CheckResult:
         return self.message
 
 
-def _decimals(value: float) -> tuple[int, int]:
-    """``(significant digits, decimals)`` of ``value`` as ``repr`` writes it (1200 has -2 decimals)."""
-    _, digits, exponent = decimal.Decimal(repr(float(value))).normalize().as_tuple()
-    return len(digits), -int(exponent)
-
-
 def _words(words: Sequence[str]) -> str:
     quoted = [repr(word) for word in sorted(set(words))]
     return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
 
 
-@dataclass(frozen=True)
-class Form:
-    """How answers are compared: the tolerance, the digits asked for, the words allowed."""
-
-    rtol: float
-    atol: float
-    decimals: int | None = None
-    significant: int | None = None
-    choices: tuple[str, ...] = ()
-    whole: bool = False  # a whole-number answer is exact (to 1e-9) or wrong
-
-
 class Answer:
-    """An answer (``given``) read as the kind of ``target`` (``read``): the tests and the words the
-    rules use (a rule's message is a template of these: ``{a.answer_form}``)."""
+    """An answer (``given``) to ``question``, read as the kind of ``target`` (``read``, at most ten times
+    as many numbers), with the tests and the words of the rules (a message may be a template of them)."""
 
-    def __init__(
-        self, given: Any, target: Target, form: Form, mistakes=(), budget=1000, subject="your answer"
-    ):
-        self.given, self.target, self.form, self.mistakes, self.budget = given, target, form, mistakes, budget
-        self.read, self.subject = read_as(given, target, budget), subject
+    def __init__(self, given: Any, target: Target, question: Exercise, mistakes=(), subject="your answer"):
+        self.given, self.target, self.question, self.mistakes = given, target, question, mistakes
+        self.read, self.subject = read_as(given, target, 10 * np.size(target) + 1000), subject
+        self.answer_form, self.whole = question.answer_form, question.answer_form == "a whole number"
+        self.word, self.boolean = isinstance(target, str), isinstance(target, bool)
         self.refused = isinstance(self.read, Refusal)
         self.scalar = isinstance(target, np.ndarray) and not target.ndim
         self.numbers = isinstance(self.read, np.ndarray) and self.read.shape == getattr(target, "shape", 0)
@@ -87,87 +78,74 @@ class Answer:
         self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
 
     def like(self, given: Any, target: Target) -> Answer:
-        return Answer(given, target, self.form, budget=self.budget)
+        return Answer(given, target, self.question)
 
     def mistake(self, test: Callable[[Answer], bool]) -> str | None:
         """The explanation of the first typical mistake that ``test`` says the answer is."""
         return next((text for wrong, text in self.mistakes if test(self.like(self.given, wrong))), None)
 
-    def close(self) -> np.ndarray:
-        rtol, atol = (0.0, 1e-9) if self.form.whole else (self.form.rtol, self.form.atol)
-        return np.isclose(self.read, self.target, rtol=rtol, atol=atol)
-
-    def unit(self) -> np.ndarray | None:
-        """One unit of the last digit asked for, per entry (``None`` if no digits are asked for)."""
-        decimals, significant, target = self.form.decimals, self.form.significant, self.target
-        if decimals is not None or significant is None:
-            return None if decimals is None else np.full(target.shape, 10.0**-decimals)
-        magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
-        return np.where(target == 0, 0.0, 10.0 ** (magnitude - significant + 1))
-
     def matches(self) -> bool:
-        if isinstance(self.target, str):
+        """The same word, the same True/False, or numbers equal within the tolerance."""
+        if self.word:
             return isinstance(self.read, str) and normalise(self.read) == normalise(self.target)
-        if isinstance(self.target, bool):
+        if self.boolean:
             return self.read is self.target
         return self.numbers and self.close().all()
 
+    def close(self) -> np.ndarray:
+        rtol, atol = (0.0, 1e-9) if self.whole else (self.question.rtol, self.question.atol)
+        return np.isclose(self.read, self.target, rtol=rtol, atol=atol)
+
+    def unit(self) -> np.ndarray:
+        """One unit of the last digit asked for, per entry (0 if no digits are asked for)."""
+        decimals, significant, target = self.question.decimals, self.question.significant, self.target
+        if significant is None:
+            return np.full(target.shape, 0.0 if decimals is None else 10.0**-decimals)
+        magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
+        return np.where(target == 0, 0.0, 10.0 ** (magnitude - significant + 1))
+
     def off(self, units: float = 0.5) -> np.ndarray:
         """The entries neither close nor within ``units`` units of the last digit asked for."""
-        unit, close = self.unit(), self.close()
-        return (
-            ~close
-            if unit is None
-            else ~(close | (np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
-        )
+        return ~(self.close() | (np.abs(self.read - self.target) <= units * self.unit() * (1 + 1e-9)))
 
     def within(self, units: float = 0.5) -> bool:
-        finite = self.numbers and np.isfinite(self.read).all()
-        return finite and self.unit() is not None and not self.off(units).any()
+        return self.numbers and np.isfinite(self.read).all() and not self.off(units).any()
 
     def passes(self) -> bool:
         """Right: equal within the tolerance, or within half a unit of the last digit asked for."""
         return self.matches() or self.within()
 
+    def held_too_few_digits(self) -> bool:
+        """Right as it prints, but the float16/float32 it is holds a value that is not."""
+        return self.passes() and self.stored is not None and not self.like(self.stored, self.target).passes()
+
     def digits_close(self) -> bool:
-        """Every entry right to the digits it shows (at least two; an array's entries share decimals)."""
-        if not self.numbers or self.read.size == 0 or not np.isfinite(self.read).all():
+        """Right to the digits it shows, at least two (NumPy prints an array's entries with common
+        decimals); a whole number given for a whole number is exact or wrong (1000 is not 1024)."""
+        if not self.numbers or not self.read.size or not np.isfinite(self.read).all():
             return False
-        flat, shown = self.read.ravel(), [_decimals(value) for value in self.read.ravel()]
-        decimals, units = max(max(0, places) for _, places in shown), np.full(flat.size, np.nan)
-        if decimals >= 1:  # NumPy prints an array with common decimals: one unit for all
-            if decimals < 2 and all(count < 2 for (count, _), x in zip(shown, flat, strict=True) if x):
-                return False  # a single digit such as 0.2 is too few to call close
-            units[:] = 10.0**-decimals
-        for index, ((digits, places), value) in enumerate(zip(shown, flat, strict=True)):  # 1000 ≠ 1024
-            if decimals < 1 and value and self.target.flat[index] != np.round(self.target.flat[index]):
-                units[index] = 10.0**-places if digits >= 2 else 10.0 ** (-places - 1) if places else np.nan
-        with np.errstate(invalid="ignore"):
-            within = np.abs(flat - self.target.ravel()) <= 0.5 * units * (1 + 1e-9)
-        return bool(np.all(within | self.close().ravel()))
+        shown = [decimal.Decimal(repr(float(value))).normalize().as_tuple() for value in self.read.flat]
+        digits, places = np.array([(len(one.digits), -int(one.exponent)) for one in shown]).T  # 1200: -2
+        if max(digits.max(), places.max()) < 2 or places.max() <= 0 and np.all(self.target % 1 == 0):
+            return False  # one digit (6, 0.2) is too few; 1000 is not 1024 "to 1 digit"
+        unit = 10.0 ** -(np.maximum(places, places.max()) if places.max() > 0 else places)
+        error = np.abs(self.read - self.target).ravel()
+        return bool(np.all((error <= 0.5 * unit * (1 + 1e-9)) | self.close().ravel()))
 
     def cut_off(self) -> bool:
-        unit = self.unit()
-        with np.errstate(divide="ignore", invalid="ignore"):
-            cut = np.where(unit > 0, np.trunc(self.target / np.where(unit > 0, unit, 1)) * unit, self.target)
-        return bool(np.all(np.isclose(self.read, cut, rtol=1e-12, atol=0.0) | (unit == 0)))
+        step = np.where(self.unit() > 0, self.unit(), 1.0)
+        return bool(np.allclose(self.read, np.trunc(self.target / step) * step, rtol=1e-12, atol=0.0))
 
-    def more_decimals(self) -> bool:
-        unit = self.unit()
-        asked = int(np.max(np.maximum(0, -np.round(np.log10(np.where(unit > 0, unit, 1.0))))))
-        return max(max(0, _decimals(value)[1]) for value in self.read.ravel()) > asked
+    def first(self, where: np.ndarray) -> tuple[int, ...]:
+        return tuple(int(i) for i in np.argwhere(where)[0])
 
-    def several(self) -> bool:
-        given = self.given
-        return isinstance(given, list | tuple | range) or isinstance(given, np.ndarray) and given.ndim
+    @cached_property
+    def mistaken(self) -> str | None:
+        return self.mistake(Answer.passes)
 
-    @property
-    def answer_form(self) -> str:
-        """The phrase a numeric question must contain: "to 4 decimals", "a whole number", …"""
-        for count, word in ((self.form.decimals, "decimal"), (self.form.significant, "significant digit")):
-            if count is not None:
-                return f"to {count} {word}" + "s" * (count != 1)
-        return "a whole number" if np.all(self.target == np.round(self.target)) else "the exact value"
+    @cached_property
+    def mistaken_rounded(self) -> str | None:
+        return self.mistake(Answer.digits_close)
 
     @property
     def off_entries(self) -> str:
@@ -175,76 +153,77 @@ class Answer:
         off = self.off()
         if self.scalar or off.all():
             return "" if self.scalar else " in every entry"
-        where = [tuple(int(i) for i in index) for index in np.argwhere(off)]
-        return f" in entr{'y' if len(where) == 1 else 'ies'} " + ", ".join(map(str, where[:4]))
+        where = [str(tuple(int(i) for i in index)) for index in np.argwhere(off)]
+        return f" in entr{'y' if len(where) == 1 else 'ies'} " + ", ".join(where[:4])
 
     @property
     def expected(self) -> str:
-        target, choices = self.target, self.form.choices
-        if isinstance(target, str):
+        """What is asked for: "a number", "a list or array of 4 numbers (shape (4,))", "a word", …"""
+        target, choices = self.target, self.question.choices
+        if self.word:
             return f"{f'one of the words {_words(choices)}' if choices else 'a word'}, as text in quotes"
-        if isinstance(target, bool) or self.scalar:
-            return "True or False" if isinstance(target, bool) else "a number"
+        if self.boolean or self.scalar:
+            return "True or False" if self.boolean else "a number"
         if target.ndim == 1:
-            return f"a list or array of {shape_words(target.shape)} (shape {target.shape})"
+            return f"a list or array of {target.size} number{'s' * (target.size != 1)} (shape {target.shape})"
         return f"an array of shape {target.shape}"
 
     @property
-    def asked(self) -> str:
-        return "a single number" if self.scalar else f"shape {self.target.shape}"
-
-    @property
     def got(self) -> str:
-        given = self.given
-        noun = f"a {type(given).__name__}" if isinstance(given, list | tuple | range) else "a value"
-        noun = "an array" if isinstance(given, np.ndarray) else noun
-        return f"Expected {self.asked}, got {noun} of shape {self.read.shape}"
+        """ "Expected shape (4,), got a list of shape (3,)", "Expected a single number, got …" """
+        given, shape = self.given, self.read.shape
+        kind = "an array" if isinstance(given, np.ndarray) else f"a {type(given).__name__}"
+        asked = "a single number" if self.scalar else f"shape {self.target.shape}"
+        return f"Expected {asked}, got {f'{kind} of shape {shape}' if shape else 'a single number'}"
 
     @property
-    def typed(self) -> str:
-        return as_typed(float(self.read))
+    def shown(self) -> str:
+        return short_repr(self.read) if self.word else as_typed(float(self.read))
 
-    def first(self, where: np.ndarray) -> tuple[int, ...]:
-        return tuple(int(i) for i in np.argwhere(where)[0])
+    @property
+    def refusal(self) -> str:
+        """What was given instead of what was asked for, and where inside a list (and the list, if one
+        number was asked for); what to do instead."""
+        what, advice, where = self.read
+        if self.scalar and where:
+            return f"Expected a single number, got {describe(self.given)[0]} (item {where} is {what})."
+        advice = f": {advice}" if advice else ""
+        return f"Expected {self.expected}{f', but item {where} is' if where else ', got'} {what}{advice}."
+
+    @property
+    def fewer_digits(self) -> str:
+        asked = f"the answer {self.answer_form}"
+        if self.answer_form == "the exact value":
+            asked = "the exact value (all of its digits: the value your code computes)"
+        every = ", in every entry" * (not self.scalar)
+        return f"Close: right to the digits you gave{every}; the question asks for {asked}."
+
+    @property
+    def precision(self) -> str:
+        dtype, held = self.given.dtype, as_typed(float(self.stored.flat[0])) if self.stored.size else ""
+        asked = f"the value {self.answer_form}" if self.answer_form.startswith("to ") else "the exact value"
+        return (
+            f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it "
+            f"holds {held}{' (first entry)' * bool(self.stored.ndim)}, not {asked} the question asks for. "
+            "Compute in float64 (a plain Python float, or np.float64) and give that."
+        )
+
+    @property
+    def not_finite(self) -> str:
+        bad = ~np.isfinite(self.read)
+        count = f"{int(bad.sum())} of {bad.size} entries, the first at index {self.first(bad)}"
+        what = f"contains NaN or infinity ({count})"
+        if self.scalar:
+            what = f"is {'NaN (not a number)' if np.isnan(self.read) else self.read}"
+        return (
+            f"Not quite: {self.subject} {what}: the result of an overflow, a division by 0 or an undefined "
+            "operation (0/0, inf − inf, the mean of an empty array)."
+        )
 
 
-def _refused(a: Answer) -> str:
-    path = a.read.where if len(a.read.where) <= 40 else a.read.where[:39] + "…"
-    where = f", but item {path} is" if path else ", got"
-    advice = f": {a.read.advice}" if a.read.advice else ""
-    return f"Expected {a.expected}{where} {a.read.description}{advice}."
-
-
-def _close(a: Answer) -> str:
-    every, form = ", in every entry" * (not a.scalar), a.answer_form
-    start = f"Close: right to the digits you gave{every}"
-    if form == "a whole number":
-        return f"{start}, but the answer is a whole number: give all of its digits."
-    if form == "the exact value":
-        exact = "the question asks for the exact value: give all of its digits (the value your code computes)"
-        return f"{start}, but {exact}."
-    return f"{start}; the question asks for the answer {form}."
-
-
-def _precision(a: Answer) -> str:
-    dtype, held = a.given.dtype, as_typed(float(a.stored.flat[0])) if a.stored.size else ""
-    rounded = a.form.decimals is not None or a.form.significant is not None
-    return (
-        f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it "
-        f"holds {held}{' (first entry)' * bool(a.stored.ndim)}, not "
-        f"{f'the value {a.answer_form}' if rounded else 'the exact value'} the question asks for. "
-        "Compute in float64 (a plain Python float, or np.float64) and give that."
-    )
-
-
-class Rule(NamedTuple):
-    """``name``: what it recognises; ``applies(x)``: whether it does; ``message``: what it says, a
-    function of ``x`` or a template (``{a.…}`` are attributes of ``x``)."""
-
-    name: str
-    applies: Callable[[Any], Any]
-    message: Callable[[Any], str] | str
-    passed: bool = False
+#: ``name``: what it recognises; ``applies(x)``: whether it does; ``message``: what it says, a function of
+#: ``x`` or a template (``{a.…}`` are attributes of ``x``); ``passed``: whether the answer is right.
+Rule = namedtuple("Rule", "name applies message passed", defaults=[False])
 
 
 def judge(subject: Any, rules: Sequence[Rule]) -> CheckResult:
@@ -254,45 +233,14 @@ def judge(subject: Any, rules: Sequence[Rule]) -> CheckResult:
     return CheckResult(rule.passed, message)
 
 
-REFUSALS = [  # the answer cannot be read as the kind of answer asked for
-    Rule(
-        "one number asked for, several given",
-        lambda a: a.refused and a.scalar and a.several() and not a.read.huge,
-        lambda a: f"Expected a single number, got {describe(a.given)[0]}.",
-    ),
-    Rule(
-        "a number too large for a float",
-        lambda a: a.refused and a.read.huge,
-        "Not quite: that is {a.read.description}, far too large; the answer is an ordinary-sized number (it "
-        "fits in a float); try hint().",
-    ),
-    Rule(
-        "too many numbers to read",
-        lambda a: a.refused and a.read.shape is not None,
-        "Expected {a.asked}, got {a.read.description}.",
-    ),
-    Rule("not the kind of answer asked for", lambda a: a.refused, _refused),
-]
 DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, and wrong
     Rule(
         "a word not among the choices",
-        lambda a: (
-            isinstance(a.target, str) and normalise(a.read) not in map(normalise, a.form.choices or [a.read])
-        ),
-        lambda a: (
-            f"Not quite: {short_repr(a.read)} is not one of the words asked for ({_words(a.form.choices)})."
-        ),
+        lambda a: a.word and normalise(a.read) not in map(normalise, a.question.choices or [a.read]),
+        lambda a: f"Not quite: {a.shown} is not one of the words asked for ({_words(a.question.choices)}).",
     ),
-    Rule(
-        "a wrong word",
-        lambda a: isinstance(a.target, str),
-        lambda a: f"Not quite: {short_repr(a.read)} is not the right word; try hint().",
-    ),
-    Rule(
-        "a wrong True/False",
-        lambda a: isinstance(a.target, bool),
-        "Not quite: {a.read} is not right; try hint().",
-    ),
+    Rule("a wrong word", lambda a: a.word, "Not quite: {a.shown} is not the right word; try hint()."),
+    Rule("a wrong True/False", lambda a: a.boolean, "Not quite: {a.read} is not right; try hint()."),
     Rule(
         "a decimal comma: (2, 4) for 2.4",
         lambda a: a.scalar and isinstance(a.given, tuple) and [type(x) for x in a.given] == [int, int],
@@ -304,40 +252,14 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
         lambda a: a.scalar and a.read.shape and a.read.size == 1,
         "{a.got}: write the number without brackets.",
     ),
-    Rule("several numbers, of a wrong shape", lambda a: a.read.shape not in (a.target.shape, ()), "{a.got}."),
-    Rule(
-        "one number for several",
-        lambda a: a.read.shape == () != a.target.shape,
-        lambda a: (
-            f"Expected shape {a.target.shape}{f' ({shape_words(a.target.shape)})' * (a.target.ndim == 1)}, "
-            "got a single number."
-        ),
-    ),
-    Rule(
-        "NaN",
-        lambda a: a.scalar and np.isnan(a.read),
-        "Not quite: {a.subject} is NaN (not a number), the result of an undefined operation such as 0/0, "
-        "inf − inf or the mean of an empty array.",
-    ),
-    Rule(
-        "infinite",
-        lambda a: a.scalar and not np.isfinite(a.read),
-        "Not quite: {a.subject} is infinite ({a.read}): something overflowed or was divided by 0.",
-    ),
+    Rule("a wrong shape", lambda a: a.read.shape != a.target.shape, "{a.got}."),
+    Rule("NaN or infinity", lambda a: not np.isfinite(a.read).all(), "{a.not_finite}"),
     Rule(
         "nearly a whole number",
-        lambda a: a.scalar and a.form.whole and abs(a.read - a.target) < 0.01,
-        "Not quite: the answer is a whole number, and {a.typed} is not one; give it exactly.",
+        lambda a: a.scalar and a.whole and abs(a.read - a.target) < 0.01,
+        "Not quite: the answer is a whole number, and {a.shown} is not one; give it exactly.",
     ),
-    Rule("a wrong number", lambda a: a.scalar, "Not quite: {a.typed} is not the right value; try hint()."),
-    Rule(
-        "NaN or infinity in an array",
-        lambda a: not np.all(np.isfinite(a.read)),
-        lambda a: (
-            f"Not quite: {a.subject} contains NaN or infinity ({int(np.sum(~np.isfinite(a.read)))} of "
-            f"{a.read.size} entries, the first at index {a.first(~np.isfinite(a.read))})."
-        ),
-    ),
+    Rule("a wrong number", lambda a: a.scalar, "Not quite: {a.shown} is not the right value; try hint()."),
     Rule(
         "some entries differ",
         lambda a: True,
@@ -348,19 +270,11 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     ),
 ]
 VALUE_RULES = [
-    Rule(
-        "right, but a float16/float32 holds too few digits",
-        lambda a: a.passes() and a.stored is not None and not a.like(a.stored, a.target).passes(),
-        _precision,
-    ),
+    Rule("right, but a float16/float32 holds too few digits", Answer.held_too_few_digits, "{a.precision}"),
     Rule("right", Answer.passes, CORRECT, passed=True),
-    Rule(
-        "a typical mistake",
-        lambda a: a.mistake(Answer.passes),
-        lambda a: f"Not quite. {a.mistake(Answer.passes)}",
-    ),
-    *REFUSALS,
-    Rule("right to the digits given, but fewer than asked for", Answer.digits_close, _close),
+    Rule("a typical mistake", lambda a: a.mistaken, "Not quite. {a.mistaken}"),
+    Rule("not the kind of answer asked for", lambda a: a.refused, "{a.refusal}"),
+    Rule("right to the digits given, but fewer than asked for", Answer.digits_close, "{a.fewer_digits}"),
     Rule(
         "cut off, not rounded",
         lambda a: a.within(1.0) and a.cut_off(),
@@ -368,22 +282,13 @@ VALUE_RULES = [
         "instead (a next digit of 5 or more rounds the last one up).",
     ),
     Rule(
-        "more digits than asked for, the last one asked off",
-        lambda a: a.within(1.0) and a.more_decimals(),
-        "Close, but not right {a.answer_form}: your value is off by more than half a unit of the last digit "
-        "asked for. Compare it with what your code computes at full precision.",
-    ),
-    Rule(
         "the last digit asked for off by one",
         lambda a: a.within(1.0),
-        "Close, but not right {a.answer_form}: the last digit is off by one{a.off_entries}. Round only the "
-        "final value: rounding an intermediate result first can move the last digit.",
+        "Close, but not right {a.answer_form}: off by more than half a unit of the last digit asked for"
+        "{a.off_entries}. Round only the final value, as your code computes it at full precision: rounding "
+        "an intermediate result first can move the last digit.",
     ),
-    Rule(
-        "a typical mistake, right to the digits given",
-        lambda a: a.mistake(Answer.digits_close),
-        lambda a: f"Not quite. {a.mistake(Answer.digits_close)}",
-    ),
+    Rule("a typical mistake, rounded", lambda a: a.mistaken_rounded, "Not quite. {a.mistaken_rounded}"),
     *DIFFERENCES,
 ]
 
@@ -397,21 +302,16 @@ def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
             call.value = work()
         except catch as error:
             call.error = error
-    printed = f" It printed {short_repr(sink.getvalue().strip(), 80)}." * bool(sink.getvalue().strip())
-    first = caught[0] if caught else None
-    warned = f" It warned: {first.category.__name__}: {short_repr(str(first.message), 80)}." if first else ""
-    call.extra = printed + warned
+    call.extra = f" It printed {short_repr(sink.getvalue().strip(), 80)}." * bool(sink.getvalue().strip())
+    if caught:
+        call.extra += f" It warned: {caught[0].category.__name__}: {short_repr(str(caught[0].message), 80)}."
     return call
 
 
 def _arguments(case: tuple[Any, ...]) -> str:
     shown = [
-        as_typed(float(x), short=True)
-        if isinstance(x, np.generic) and x.dtype.kind in "iuf"
-        else f"<array of shape {x.shape}>"
-        if isinstance(x, np.ndarray) and x.size > 6
-        else short_repr(x, 50)
-        for x in case
+        f"<array of shape {x.shape}>" if isinstance(x, np.ndarray) and x.size > 6 else short_repr(x, 50)
+        for x in (x.item() if isinstance(x, np.generic) else x for x in case)
     ]
     return f"({', '.join(shown)}{',' * (len(case) == 1)})"
 
@@ -432,48 +332,35 @@ def _raised(run: SimpleNamespace) -> str:
     )
 
 
-def _unprefixed(result: CheckResult) -> str:
-    rest = result.message.removeprefix("Not quite: ")
-    return rest[:1].upper() + rest[1:]
+def _returned(a: Answer) -> str:
+    """What a function returned that is not of the reference's kind (an Answer that is refused)."""
+    what = f"{describe(a.given)[0]} whose item {a.read.where} is " * bool(a.read.where) + a.read.description
+    advice = f": {a.read.advice}" * bool(a.read.advice)
+    return f"Your function returned {what} on arguments {a.arguments}, not {a.expected}{advice}.{a.extra}"
 
 
-# Judged: a run of a learner's function. ``calls`` (None if it is not a function; cut at the first
-# error); of its results (each an Answer with its ``arguments`` and ``extra``), the first not of the
-# reference's kind (``bad``) and the first wrong (``wrong``); the typical mistake all match (``mistake``).
+def _wrong_result(a: Answer) -> str:
+    """A function's result of the reference's kind that is wrong: on which arguments, and how."""
+    how = judge(a, DIFFERENCES).message.removeprefix("Not quite: ")
+    return f"Not quite: wrong result for arguments {a.arguments}. {how[:1].upper()}{how[1:]}{a.extra}"
+
+
+# Judged: a run of a learner's function: ``given`` (described: ``given_as``); ``calls`` (None if it is
+# not a function; cut at the first error); of its results (each an Answer with its ``arguments`` and
+# ``extra``), the first not of the reference's kind (``bad``) and the first wrong (``wrong``); the
+# typical mistake that all of them match (``mistake``).
 FUNCTION_RULES = [
     Rule(
         "not a function",
         lambda run: run.calls is None,
-        lambda run: (
-            f"Expected a function, got {describe(run.given)[0]}. Define it with def name(…): … return …, "
-            "then give the function itself, without calling it: answer = name (no parentheses)."
-        ),
+        "Expected a function, got {a.given_as}. Define it with def name(…): … return …, then give the "
+        "function itself, without calling it: answer = name (no parentheses).",
     ),
-    Rule("it raised an error", lambda run: run.calls and run.calls[-1].error is not None, _raised),
-    Rule(
-        "it returned None",
-        lambda run: run.bad and run.bad.given is None,
-        "Your function returned None on arguments {a.bad.arguments}: did you forget `return`? (Changing the "
-        "input in place is not enough: return the result.){a.bad.extra}",
-    ),
-    Rule(
-        "it returned what is not of the reference's kind",
-        lambda run: run.bad,
-        lambda run: (
-            f"Not quite: on arguments {run.bad.arguments} your function did not return what was "
-            f"asked. {_unprefixed(judge(run.bad, REFUSALS))}{run.bad.extra}"
-        ),
-    ),
+    Rule("it raised an error", lambda run: run.calls[-1].error is not None, _raised),
+    Rule("it returned what was not asked for", lambda run: run.bad, lambda run: _returned(run.bad)),
     Rule("right", lambda run: run.wrong is None, CORRECT, passed=True),
     Rule("a typical mistake", lambda run: run.mistake, "Not quite. {a.mistake}"),
-    Rule(
-        "a wrong result",
-        lambda run: True,
-        lambda run: (
-            f"Not quite: wrong result for arguments {run.wrong.arguments}. "
-            f"{_unprefixed(judge(run.wrong, DIFFERENCES))}{run.wrong.extra}"
-        ),
-    ),
+    Rule("a wrong result", lambda run: True, lambda run: _wrong_result(run.wrong)),
 ]
 
 
@@ -487,11 +374,6 @@ def _target(value: Any) -> Target:
     if isinstance(value, str | bool | np.bool_):
         return value if isinstance(value, str) else bool(value)
     return np.asarray(value, dtype=np.float64)
-
-
-def _budget(targets: Sequence[Target]) -> int:
-    """How many numbers an answer may hold before it is refused unread."""
-    return 10 * max((target.size for target in targets if isinstance(target, np.ndarray)), default=1) + 1000
 
 
 class Exercise:
@@ -533,55 +415,51 @@ class Exercise:
             self._aliases[_spelling(alias)] = (word, "") if isinstance(word, str) else tuple(word)
 
     @cached_property
-    def _reference(self) -> Any:
-        return self._expected() if callable(self._expected) else self._expected
+    def _judging(self) -> tuple[Target, list[tuple[Target, str]], Any]:
+        """The reference and the typical mistakes as compared, and the reference as given (computed once)."""
+        reference = self._expected() if callable(self._expected) else self._expected
+        return _target(reference), [(_target(wrong), text) for wrong, text in self._mistakes], reference
 
     @cached_property
-    def _judging(self) -> tuple[Target, list[tuple[Target, str]], Form]:
-        """The reference, the typical mistakes and the form, computed once and kept private."""
-        target = _target(self._reference)
-        mistakes = [(_target(wrong), text) for wrong, text in self._mistakes]
+    def choices(self) -> tuple[str, ...]:
+        """The words a word question allows: ``choices``, else the expected word and the mistakes'."""
+        target, mistakes, _ = self._judging
         words = [wrong for wrong, _ in mistakes if isinstance(wrong, str)]
-        choices = self._choices if self._choices is not None else (target, *words) if words else ()
-        rounded = self.decimals is not None or self.significant is not None
-        whole = isinstance(target, np.ndarray) and not rounded and bool(np.all(target == np.round(target)))
-        form = Form(self.rtol, self.atol, self.decimals, self.significant, tuple(choices), whole)
-        return target, mistakes, form
+        return tuple(self._choices if self._choices is not None else (target, *words) if words else ())
 
     @property
     def expected(self) -> Any:
         """The reference answer (a copy: changing it changes nothing in the checker)."""
-        return copy.deepcopy(self._reference)
+        return copy.deepcopy(self._judging[2])
 
     @property
     def answer_form(self) -> str | None:
         """The phrase a numeric question (and its notebook text) must contain ("to 4 decimals", "a whole
         number", "the exact value"); ``None`` for a word, a True/False or a function."""
-        target, _, form = self._judging
-        return Answer(target, target, form).answer_form if isinstance(target, np.ndarray) else None
+        for count, word in ((self.decimals, "decimal"), (self.significant, "significant digit")):
+            if count is not None:
+                return f"to {count} {word}" + "s" * (count != 1)
+        target = self._judging[0]
+        if isinstance(target, np.ndarray):
+            return "a whole number" if np.all(target == np.round(target)) else "the exact value"
+        return None
 
     def check(self, answer: Any = PLACEHOLDER) -> CheckResult:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
         if answer is PLACEHOLDER:
             return CheckResult(False, NOT_ATTEMPTED)
-        word, note = (
-            self._aliases.get(_spelling(answer), (answer, "")) if type(answer) is str else (answer, "")
-        )
+        alias = self._aliases.get(_spelling(answer)) if type(answer) is str else None
+        given, note = alias or (answer, "")
         try:
             with np.errstate(all="ignore"):
-                result = _quietly(lambda: self._check(word)).value
+                result = _quietly(lambda: self._check(given)).value
         except Exception as error:  # a bug of the checker itself: say so, never a traceback
-            return CheckResult(
-                False,
-                f"The checker could not judge this answer ({type(error).__name__}); compare yours with "
-                "solution(), and please report this to the course authors.",
-            )
+            return CheckResult(False, CHECKER_BUG.format(type(error).__name__))
         return CheckResult(result.passed, f"{result.message} {note}") if note else result
 
     def _check(self, answer: Any) -> CheckResult:
-        target, mistakes, form = self._judging
-        budget = _budget([target, *(wrong for wrong, _ in mistakes)])
-        return judge(Answer(answer, target, form, mistakes, budget), VALUE_RULES)
+        target, mistakes, _ = self._judging
+        return judge(Answer(answer, target, self, mistakes), VALUE_RULES)
 
     def hint(self) -> None:
         print(f"Hint: {self._hint}")
@@ -600,17 +478,13 @@ class FunctionExercise(Exercise):
 
     def __init__(self, question: str, reference: Callable, cases: Sequence[tuple], *, mistakes=(), **options):
         super().__init__(question, None, **options)
-        self.reference, self.cases, self._function_mistakes = reference, cases, tuple(mistakes)
+        self.reference, self._function_mistakes = reference, tuple(mistakes)
+        self._cases = copy.deepcopy(tuple(tuple(case) for case in cases))
 
     @property
     def cases(self) -> tuple[tuple[Any, ...], ...]:
         """The argument tuples (a copy: changing it changes nothing in the checker)."""
         return copy.deepcopy(self._cases)
-
-    @cases.setter
-    def cases(self, cases: Sequence[tuple[Any, ...]]) -> None:
-        self._cases = copy.deepcopy(tuple(tuple(case) for case in cases))
-        self.__dict__.pop("_results", None)
 
     def _run(self, function: Callable) -> list[Target]:
         return [_target(function(*copy.deepcopy(case))) for case in self._cases]
@@ -618,35 +492,32 @@ class FunctionExercise(Exercise):
     @cached_property
     def _results(self) -> tuple[list[Target], list[tuple[list[Target] | None, str]]]:
         """The reference's results, and each typical mistake's (``None`` if it fails on some case)."""
-        mistakes = []
-        for wrong, text in self._function_mistakes:
-            try:
-                mistakes.append((self._run(wrong), text))
-            except Exception:
-                mistakes.append((None, text))
+        mistakes = [
+            (_quietly(lambda w=wrong: self._run(w), (Exception,)).value, text)
+            for wrong, text in self._function_mistakes
+        ]
         return self._run(self.reference), mistakes
 
     def _check(self, answer: Any) -> CheckResult:
-        run = SimpleNamespace(given=answer, cases=self._cases, calls=None, bad=None, wrong=None, mistake=None)
+        run = SimpleNamespace(given=answer, given_as=describe(answer)[0], cases=self._cases, calls=None)
         if not callable(answer) or isinstance(answer, type):
             return judge(run, FUNCTION_RULES)
-        run.calls = []
-        for case in self._cases:
+        run.calls, run.mistake, (targets, mistakes) = [], None, self._results
+        for case, target in zip(self._cases, targets, strict=True):
             with np.errstate(all="warn"):
                 call = _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
             run.calls.append(call)
-            if run.calls[-1].error is not None:
+            if call.error is not None:
                 return judge(run, FUNCTION_RULES)
-        (targets, mistakes), form = self._results, Form(self.rtol, self.atol)
-        found = []
-        for case, call, target in zip(self._cases, run.calls, targets, strict=True):
-            found.append(Answer(call.value, target, form, budget=_budget(targets), subject="its result"))
-            found[-1].arguments, found[-1].extra = _arguments(case), call.extra
-        run.bad = next((result for result in found if result.given is None or result.refused), None)
-        run.wrong = next((result for result in found if not result.matches()), None)
+            call.result = Answer(call.value, target, self, subject="its result")
+            call.result.arguments, call.result.extra = _arguments(case), call.extra
+        found = [call.result for call in run.calls]
+        run.bad = next((one for one in found if one.refused), None)
+        run.wrong = next((one for one in found if not one.matches()), None)
         for results, text in mistakes:
             if results and all(
                 one.like(one.given, x).matches() for one, x in zip(found, results, strict=True)
             ):
-                run.mistake = run.mistake or text
+                run.mistake = text
+                break
         return judge(run, FUNCTION_RULES)
