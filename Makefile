@@ -147,19 +147,24 @@ slides: $(STAMP) $(NODE_STAMP)
 site: $(STAMP) $(NODE_STAMP) $(SITE_STAMP)
 	$(BIN)/python -m tools.site.build
 
-# The browser check. As it is (no NB, SIZE or CHECK_ARGS): the checker's own test on a tiny course,
-# then every deck and site page of the course (tests/course/test_browser.py; both marked `browser`,
-# which `make test` leaves out); when both pass, the verdict is recorded with a hash of every file it
-# was reached from in tests/course/browser_check_record.json, which `make test` compares with the
-# files as they are (tools/browser_record.py): commit it with your change. With NB (decks of those
-# notebooks), SIZE or CHECK_ARGS: the check alone, as asked, recording nothing. A deck or page that
-# passed unchanged is not reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache.
+# The browser check. As it is (no NB, the default SIZE, no CHECK_ARGS but --no-cache): the checker's
+# own browser test on a tiny course, then every deck and site page of the course
+# (tests/course/test_browser.py; both marked `browser`, which `make test` leaves out); when the whole
+# run passes, tests/conftest.py writes the verdict, with a hash of every file it was reached from,
+# into tests/course/browser_check_record.json, which `make test` compares with the files as they are
+# (tools/browser_record.py): commit it with your change. With NB (decks of those notebooks), another
+# SIZE or other CHECK_ARGS (--screenshots DIR, --out DIR): the check alone, as asked, recording
+# nothing. A deck or page that passed unchanged is not reopened (_build/browser-check-cache.json):
+# CHECK_ARGS=--no-cache reopens them.
 SIZE ?= 1280x720
+RECORDING := $(if $(NB)$(filter-out --no-cache,$(CHECK_ARGS)),,$(filter 1280x720,$(SIZE)))
 check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
-ifeq ($(NB)$(CHECK_ARGS)$(SIZE),1280x720)
-	$(BIN)/python -m pytest -x -s -m browser tests/tools/test_browser_checker.py tests/course/test_browser.py
+ifneq ($(RECORDING),)
+	BROWSER_CHECK_NO_CACHE=$(filter --no-cache,$(CHECK_ARGS)) \
+		$(BIN)/python -m pytest -x -s -m browser tests/tools/test_browser_checker.py tests/course/test_browser.py
 else
 	$(BIN)/python -m tools.browser_check --size $(SIZE) $(CHECK_ARGS) $(NB)
+	@echo "(NB, SIZE or CHECK_ARGS given: nothing recorded. Plain make check-slides records the verdict.)"
 endif
 
 # Readable notebook diffs for maintainers (optional; never needed to learn or to test): nbdime and

@@ -1,4 +1,5 @@
-"""Shared test setup: a headless plotting backend, hypothesis settings, and the order of the files."""
+"""Shared test setup: a headless plotting backend, hypothesis settings, the order of the files, and the
+writing of the browser check's record."""
 
 import os
 import sys
@@ -14,6 +15,8 @@ for _variable in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
 import matplotlib  # noqa: E402
 import pytest  # noqa: E402
 from hypothesis import HealthCheck, settings  # noqa: E402
+
+from tools.paths import ROOT  # noqa: E402
 
 matplotlib.use("Agg")  # this process only; notebook kernels draw inline
 
@@ -75,3 +78,55 @@ def pytest_configure(config):
 
 def pytest_collection_modifyitems(session, config, items):
     items.sort(key=lambda item: file_rank(item.path))  # stable: a file's tests keep their order
+
+
+# ---- The browser check's record ---------------------------------------------------------------
+# `make check-slides` runs the checker's own browser test, then the check of the course, which
+# hands its verdict in (the fixture below). The record is written when the session is over, and
+# only if every test of the session passed, both of these among them: run alone, or after a
+# failure, the check of the course records nothing (tools/browser_record.py).
+RECORDING_TESTS = (
+    "tests/tools/test_browser_checker.py::test_the_check_finds_each_fault_and_leaves_no_browser",
+    "tests/course/test_browser.py::test_every_deck_and_site_page_of_the_course_passes_the_browser_check",
+)
+_passed: set[str] = set()
+_verdict: dict = {}
+
+
+@pytest.fixture
+def browser_verdict() -> dict:
+    """Where the check of the course hands in ``hashes`` (taken before it began) and ``checked``."""
+    return _verdict
+
+
+def pytest_runtest_logreport(report):
+    if report.when == "call" and report.passed:
+        _passed.add(report.nodeid)
+
+
+def record_decision(verdict: dict, passed: set[str], exitstatus: int) -> str | None:
+    """Why no record is written (``None``: write it): a check handed in, everything passed."""
+    if not verdict:
+        return "no verdict was handed in"
+    if exitstatus != 0:
+        return "a test of the session failed or was interrupted"
+    missing = [test.split("::")[-1] for test in RECORDING_TESTS if test not in passed]
+    return f"not run or not passed in this session: {', '.join(missing)}" if missing else None
+
+
+def pytest_sessionfinish(session, exitstatus):
+    if not _verdict:
+        return
+    from tools import browser_record
+
+    terminal = session.config.pluginmanager.get_plugin("terminalreporter")
+    say = terminal.write_line if terminal else print
+    why_not = record_decision(_verdict, _passed, int(exitstatus))
+    if why_not:
+        say(f"\nThe browser check's record was not written: {why_not}.")
+        return
+    browser_record.write(_verdict["checked"], _verdict["hashes"])
+    say(f"\nWrote {browser_record.RECORD.relative_to(ROOT)} ({len(_verdict['hashes'])} files): commit it.")
+    strays = browser_record.untracked(list(_verdict["hashes"]))
+    if strays:
+        say(f"It holds files git does not track (a fresh clone lacks them): {strays[:10]}")

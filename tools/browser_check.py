@@ -49,8 +49,8 @@ size): the course's files and pinned packages, nothing of the machine's. After e
 only its deck and page (and the index, if a title changed) are opened again.
 A fresh clone starts with no cache; ``--no-cache`` opens every page; a page with a
 problem is never kept, so it is opened again every time. (``make check-slides`` runs the check of
-the whole course through ``tests/course/test_browser.py``, which records a pass for ``make test``
-to compare: ``tools/browser_record.py``.)
+the whole course through ``tests/course/test_browser.py``; a pass is recorded for ``make test`` to
+compare: ``tools/browser_record.py``.)
 
 The browser is the Chromium binary inside the npm package ``@sparticuz/chromium``, driven by
 ``puppeteer-core`` (both pinned in tools/npm_packages/package.json and installed, the browser
