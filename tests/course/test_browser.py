@@ -3,8 +3,8 @@
 The check itself (marked ``browser``: ``make check-slides`` runs it, ``make test`` does not) checks
 every deck at 1280x720 and every site page of the course (sidebar, search from disk, math,
 explorers), after the static checks of the built site and decks; when it passes, and the
-checker's own browser test with it, tests/conftest.py writes its verdict down with the files it
-was reached from (tools/browser_record.py). ``make test`` checks
+checker's and the explorers' browser tests with it, tests/conftest.py writes its verdict down
+with the files it was reached from (tools/browser_record.py). ``make test`` checks
 that the record matches the course as it is: a change no browser has seen fails there, naming the
 files. tests/tools/test_browser_checker.py proves, on a tiny course made there, that the check
 finds each fault it claims to find (so a pass here means something), keeps only what passed, and
@@ -71,7 +71,7 @@ def test_every_deck_and_site_page_of_the_course_passes_the_browser_check(tmp_pat
         f"files changed while the check ran (it may have seen either version): {saved[:10]}; run it again"
     )
     # Handed in, not written: tests/conftest.py writes the record once the session is over, if
-    # everything in it passed, the checker's own browser test too.
+    # everything in it passed, the checker's and the explorers' browser tests too.
     browser_verdict.update(
         hashes=before,
         checked={

@@ -1,6 +1,6 @@
 """The browser check's record (tools/browser_record.py, written by tests/conftest.py): it names every
 change to what the check was reached from, refuses a record edited or merged, and is written only
-after a session in which the check and the checker's own browser test passed."""
+after a session in which the check and the browser tests of the checker and the explorers passed."""
 
 import json
 import shutil
@@ -120,7 +120,7 @@ def test_the_inputs_hold_every_file_the_check_and_the_builds_read():
     read.discard("tools/npm_packages/node_modules/.package-lock.json")
     assert "tools/npm_packages/package-lock.json" in read
     assert read <= hashed, read - hashed
-    # Every module of the repository that the check, the builders and the two browser tests
+    # Every module of the repository that the check, the builders and the browser tests
     # import, as Python finds them.
     modules = [
         "tools.browser_check",
@@ -129,6 +129,7 @@ def test_the_inputs_hold_every_file_the_check_and_the_builds_read():
         "tools.build_slides",
         "tests.course.test_browser",
         "tests.tools.test_browser_checker",
+        "tests.notebook_helpers.test_explorers",
     ]
     listing = (
         "import sys, importlib\n"
@@ -166,20 +167,22 @@ def test_no_tracked_input_is_taken_for_a_file_made_on_the_machine():
     assert browser_record.untracked(["notebooks/never_committed.md"]) == ["notebooks/never_committed.md"]
 
 
-def test_the_record_is_written_only_after_a_session_where_both_browser_tests_passed():
-    checker, course = conftest.RECORDING_TESTS
+def test_the_record_is_written_only_after_a_session_where_the_browser_tests_passed():
+    checker, explorers, course = conftest.RECORDING_TESTS
     verdict = {"hashes": {}, "checked": {}}
-    assert conftest.record_decision(verdict, {checker, course}, 0) is None
-    assert "failed" in conftest.record_decision(verdict, {checker, course}, 1)
-    assert "test_the_check_finds_each_fault" in conftest.record_decision(verdict, {course}, 0)
-    assert "no verdict" in conftest.record_decision({}, {checker, course}, 0)
-    # The names are those of real tests, and the checker's comes first in a run of both files.
-    for name in (checker, course):
+    everything = {checker, explorers, course}
+    assert conftest.record_decision(verdict, everything, 0) is None
+    assert "failed" in conftest.record_decision(verdict, everything, 1)
+    assert "test_the_check_finds_each_fault" in conftest.record_decision(verdict, {explorers, course}, 0)
+    assert "test_every_explorer_draws" in conftest.record_decision(verdict, {checker, course}, 0)
+    assert "no verdict" in conftest.record_decision({}, everything, 0)
+    # The names are those of real tests, and the check of the course comes last in a run of all.
+    ranks = []
+    for name in (checker, explorers, course):
         path, test = name.split("::")
         assert f"def {test}(" in (ROOT / path).read_text()
-    assert conftest.file_rank(ROOT / checker.split("::")[0]) < conftest.file_rank(
-        ROOT / course.split("::")[0]
-    )
+        ranks.append(conftest.file_rank(ROOT / path))
+    assert ranks == sorted(ranks) and ranks[-1] > ranks[1]
 
 
 @pytest.mark.skipif(shutil.which("make") is None, reason="no make")
@@ -188,10 +191,13 @@ def test_make_check_slides_records_only_a_whole_check():
         command = ["make", "-n", "check-slides", *arguments]
         return subprocess.run(command, cwd=ROOT, capture_output=True, text=True, check=True).stdout
 
+    files = ["tests/tools/test_browser_checker.py", "tests/notebook_helpers/test_explorers.py"]
+    files.append("tests/course/test_browser.py")  # the check of the course last
     for recording in ([], ["CHECK_ARGS=--no-cache"]):
-        plan = planned(*recording)
-        assert "-m browser tests/tools/test_browser_checker.py tests/course/test_browser.py" in plan
-        assert " -x " in plan and "tools.browser_check" not in plan
+        plan = planned(*recording).replace("\\\n", " ")
+        assert " -x " in plan and " -m browser " in plan and "tools.browser_check" not in plan
+        assert all(name in plan for name in files), plan
+        assert sorted(files, key=plan.index) == files, plan
     assert "BROWSER_CHECK_NO_CACHE=--no-cache" in planned("CHECK_ARGS=--no-cache")
     for partial in (
         ["NB=notebooks/03_the_sinusoidal_formula.ipynb"],
