@@ -150,15 +150,15 @@ slides: $(STAMP) $(NODE_STAMP)
 site: $(STAMP) $(NODE_STAMP) $(SITE_STAMP)
 	$(BIN)/python -m tools.site.build
 
-# The browser check. As it is (no NB, the default SIZE, no CHECK_ARGS but --no-cache): the checker's
-# own browser test on a tiny course, the explorers drawn in the browser, then every deck and site
-# page of the course (tests/course/test_browser.py; all marked `browser`, which `make test` leaves
-# out); when the whole run passes, tests/conftest.py writes the verdict, with a hash of every file it was reached from,
-# into tests/course/browser_check_record.json, which `make test` compares with the files as they are
-# (tools/browser_record.py): commit it with your change. With NB (decks of those notebooks), another
-# SIZE or other CHECK_ARGS (--screenshots DIR, --out DIR): the check alone, as asked, recording
-# nothing. A deck or page that passed unchanged is not reopened (_build/browser-check-cache.json):
-# CHECK_ARGS=--no-cache reopens them.
+# The browser check. As it is (no NB, the default SIZE, no CHECK_ARGS but --no-cache): the
+# checker's own browser test on a tiny course, the explorers drawn in the browser, then every deck
+# and site page of the course (tests/course/test_browser.py; all marked `browser`, which `make
+# test` leaves out); when the whole run passes, tests/conftest.py writes the verdict, with a hash
+# of every file it was reached from, into tests/course/browser_check_record.json, which `make test`
+# compares with the files as they are (tools/browser_record.py): commit it with your change. With
+# NB (decks of those notebooks), another SIZE or other CHECK_ARGS (--screenshots DIR, --out DIR):
+# the check alone, as asked, recording nothing. A deck or page that passed unchanged is not
+# reopened (_build/browser-check-cache.json): CHECK_ARGS=--no-cache reopens them.
 SIZE ?= 1280x720
 RECORDING := $(if $(NB)$(filter-out --no-cache,$(CHECK_ARGS)),,$(filter 1280x720,$(SIZE)))
 check-slides: $(STAMP) $(NODE_STAMP) $(BROWSER_STAMP) $(SITE_STAMP)

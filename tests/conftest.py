@@ -5,7 +5,7 @@ import os
 import sys
 from pathlib import Path
 
-# One BLAS thread per process. `make test` runs three workers on two cores, each with its notebook
+# One BLAS thread per process. `make test` runs a worker more than the cores, each with its notebook
 # kernels; OpenBLAS's default (a thread per core, spinning while it waits) made the workers fight
 # over the cores, and an SVD test took 20 s instead of 0.3 s. Set before NumPy is imported here,
 # so that the xdist workers and the notebook kernels inherit it; a value you set yourself wins.
