@@ -98,8 +98,19 @@ def describe(value: Any) -> tuple[str, str]:
     """``(what it is, what to do instead)`` for an answer that is not a real number."""
     name = type(value).__name__
     if value is None:
-        advice = "did you forget `return`? Without it a function gives None, even if it changed its input"
+        advice = (
+            "did you forget `return`? print(), .sort(), .append() and a function without return give None"
+        )
         return "None", advice
+    if value is Ellipsis:
+        return "... (the placeholder)", "replace it with your value"
+    if isinstance(value, bytes):
+        return f"bytes {short_repr(value)}", "write plain text in quotes, without the b prefix (or a number)"
+    if isinstance(value, dict):
+        return (
+            f"a dict with {len(value)} entr{'y' if len(value) == 1 else 'ies'}",
+            "give the number(s) themselves",
+        )
     if isinstance(value, bool | np.bool_):
         advice = "a comparison gives True or False; give the number itself (1 or 0 if you meant those)"
         return f"the boolean {bool(value)}", advice
@@ -127,6 +138,7 @@ _NOT_REAL = {
     "b": ("of booleans", "give numbers (astype(int) if you meant 0s and 1s)"),
     "c": ("of complex numbers", "take .real if every imaginary part is 0"),
     "U": ("of text", "give numbers, not text"),
+    "S": ("of text", "give numbers, not text"),
 }
 
 
@@ -145,7 +157,11 @@ def _read(value: Any, where: str, room: list[int]) -> np.ndarray | Refusal:
             value = np.array(float(value))
         except OverflowError:  # a number too large for a float: a wrong value rather than a wrong kind
             advice = "far too large; the answer is an ordinary-sized number (it fits in a float); try hint()"
-            return Refusal(f"a number with {len(str(int(abs(value))))} digits", advice, where)
+            digits = (
+                int(int(abs(value)).bit_length() * 0.30102999566398120) + 1
+            )  # log10(2): exact or one over
+            digits -= int(abs(value)) < 10 ** (digits - 1)
+            return Refusal(f"a number with {digits} digits", advice, where)
     if isinstance(value, list | tuple | range):
         return _sequence(value, where, room)
     shape = getattr(value, "shape", None)
@@ -154,14 +170,21 @@ def _read(value: Any, where: str, room: list[int]) -> np.ndarray | Refusal:
     if math.prod(shape) > room[0]:  # an array of any library (NumPy, torch, pandas) is read only if small
         return Refusal(f"an array of shape {shape}", "", where)
     array = np.asarray(value)
-    if array.dtype.kind == "O" and array.shape:
-        return _sequence(list(array), where, room)
+    if array.dtype.kind == "O":  # a list of objects, or one (np.array(10**20)): read what it holds
+        return _sequence(list(array), where, room) if array.shape else _read(array.item(), where, room)
     if array.dtype.kind not in "iuf":
         holds, advice = _NOT_REAL.get(array.dtype.kind, (f"of dtype {array.dtype}", "give plain numbers"))
         return Refusal(f"an array of shape {array.shape} {holds}", advice, where)
     room[0] -= array.size
     low = array.dtype.kind == "f" and array.dtype.itemsize < 8
     return array.astype(str).astype(np.float64) if low else array.astype(np.float64)
+
+
+def _count(shape: tuple[int, ...]) -> str:
+    """``()`` → "a single number", ``(5,)`` → "5 numbers", else "an array of shape …"."""
+    if len(shape) == 1:
+        return f"{shape[0]} number" + "s" * (shape[0] != 1)
+    return "a single number" if shape == () else f"an array of shape {shape}"
 
 
 def _sequence(sequence: list | tuple | range, where: str, room: list[int]) -> Any:
@@ -174,8 +197,12 @@ def _sequence(sequence: list | tuple | range, where: str, room: list[int]) -> An
         items.append(_read(sequence[index], f"{where}[{index}]", room))
         if isinstance(items[-1], Refusal):
             return items[-1]
-    if any(item.shape != items[0].shape for item in items):
-        return Refusal(f"a ragged {kind}", "every row must have the same length", where)
+    odd = next((index for index, item in enumerate(items) if item.shape != items[0].shape), None)
+    if odd is not None:
+        sizes = [f"item {where}[{i}] is {_count(items[i].shape)}" for i in (0, odd)]
+        return Refusal(
+            f"a ragged {kind}: {sizes[0]} but {sizes[1]}", "every row must have the same length", where
+        )
     return np.stack(items) if items else np.zeros((0,))
 
 

@@ -132,6 +132,12 @@ class Answer:
         error = np.abs(self.read - self.target).ravel()
         return bool(np.all((error <= 0.5 * unit * (1 + 1e-9)) | self.close().ravel()))
 
+    def more_decimals(self) -> bool:
+        """More decimals given than the last digit asked for has (0.22146 for 4 decimals)."""
+        asked = -np.floor(np.log10(np.where(self.unit() > 0, self.unit(), 1.0)))
+        given = [-decimal.Decimal(repr(float(x))).normalize().as_tuple().exponent for x in self.read.flat]
+        return max(given) > asked.max()
+
     def cut_off(self) -> bool:
         step = np.where(self.unit() > 0, self.unit(), 1.0)
         return bool(np.allclose(self.read, np.trunc(self.target / step) * step, rtol=1e-12, atol=0.0))
@@ -192,11 +198,11 @@ class Answer:
 
     @property
     def fewer_digits(self) -> str:
-        asked = f"the answer {self.answer_form}"
-        if self.answer_form == "the exact value":
-            asked = "the exact value (all of its digits: the value your code computes)"
-        every = ", in every entry" * (not self.scalar)
-        return f"Close: right to the digits you gave{every}; the question asks for {asked}."
+        asked = f"; the question asks for the answer {self.answer_form}"
+        if self.answer_form in ("the exact value", "a whole number"):
+            what = "the answer is a whole number" if self.whole else "the question asks for the exact value"
+            asked = f", but {what}: give all of its digits (the value your code computes)"
+        return f"Close: right to the digits you gave{', in every entry' * (not self.scalar)}{asked}."
 
     @property
     def precision(self) -> str:
@@ -214,11 +220,12 @@ class Answer:
         count = f"{int(bad.sum())} of {bad.size} entries, the first at index {self.first(bad)}"
         what = f"contains NaN or infinity ({count})"
         if self.scalar:
-            what = f"is {'NaN (not a number)' if np.isnan(self.read) else self.read}"
-        return (
-            f"Not quite: {self.subject} {what}: the result of an overflow, a division by 0 or an undefined "
-            "operation (0/0, inf − inf, the mean of an empty array)."
-        )
+            what = f"is {'NaN (not a number)' if np.isnan(self.read) else f'infinite ({self.read})'}"
+        why = "something overflowed or was divided by 0"
+        if np.isnan(self.read).any():
+            nan = "the result of an undefined operation such as 0/0, inf − inf or the mean of an empty array"
+            why = nan if self.scalar else f"NaN is {nan}"
+        return f"Not quite: {self.subject} {what}: {why}."
 
 
 #: ``name``: what it recognises; ``applies(x)``: whether it does; ``message``: what it says, a function of
@@ -248,9 +255,16 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
         "{a.given[0]}.{a.given[1]}).",
     ),
     Rule(
-        "one number in brackets",
+        "one number in brackets, or with a trailing comma",
         lambda a: a.scalar and a.read.shape and a.read.size == 1,
-        "{a.got}: write the number without brackets.",
+        lambda a: (
+            a.got
+            + (
+                ": a trailing comma makes a tuple; remove it."
+                if isinstance(a.given, tuple)
+                else ": write it without brackets."
+            )
+        ),
     ),
     Rule("a wrong shape", lambda a: a.read.shape != a.target.shape, "{a.got}."),
     Rule("NaN or infinity", lambda a: not np.isfinite(a.read).all(), "{a.not_finite}"),
@@ -282,11 +296,16 @@ VALUE_RULES = [
         "instead (a next digit of 5 or more rounds the last one up).",
     ),
     Rule(
+        "more digits than asked for, the last one asked off",
+        lambda a: a.within(1.0) and a.more_decimals(),
+        "Close, but not right {a.answer_form}: your value is off by more than half a unit of the last digit "
+        "asked for{a.off_entries}. Compare it with what your code computes at full precision.",
+    ),
+    Rule(
         "the last digit asked for off by one",
         lambda a: a.within(1.0),
-        "Close, but not right {a.answer_form}: off by more than half a unit of the last digit asked for"
-        "{a.off_entries}. Round only the final value, as your code computes it at full precision: rounding "
-        "an intermediate result first can move the last digit.",
+        "Close, but not right {a.answer_form}: the last digit is off by one{a.off_entries}. Round only the "
+        "final value: rounding an intermediate result first can move the last digit.",
     ),
     Rule("a typical mistake, rounded", lambda a: a.mistaken_rounded, "Not quite. {a.mistaken_rounded}"),
     *DIFFERENCES,
