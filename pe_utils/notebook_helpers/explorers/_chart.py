@@ -114,6 +114,33 @@ def _calc(expression: str, name: str) -> dict[str, str]:
     return {"calculate": expression, "as": name}
 
 
+def _rotated_point(position: str, offset: str) -> list[dict[str, Any]]:
+    """Transforms of notebook 04's rotation, for a row whose ``omega`` is set: the point
+    ``(sin pω, cos pω)`` of ``position`` (``sin_p``, ``cos_p``) and its image by the block of
+    ``T_k`` for ``k = offset`` (``theta``, ``sin_image``, ``cos_image``), both Vega expressions."""
+    return [
+        _calc(f"sin({position} * datum.omega)", "sin_p"),
+        _calc(f"cos({position} * datum.omega)", "cos_p"),
+        _calc(f"{offset} * datum.omega", "theta"),
+        _calc("cos(datum.theta) * datum.sin_p + sin(datum.theta) * datum.cos_p", "sin_image"),
+        _calc("-sin(datum.theta) * datum.sin_p + cos(datum.theta) * datum.cos_p", "cos_image"),
+    ]
+
+
+def _point_and_image() -> list[dict[str, Any]]:
+    """The point (blue) and its image (red) of :func:`_rotated_point`, as circle marks."""
+    return [
+        {
+            "mark": {"type": "circle", "color": colour, "size": 120, "opacity": 1},
+            "encoding": {
+                "x": {"field": f"cos_{which}", "type": "quantitative"},
+                "y": {"field": f"sin_{which}", "type": "quantitative"},
+            },
+        }
+        for colour, which in (("#1f77b4", "p"), ("#d62728", "image"))
+    ]
+
+
 def _unit_circle(
     axis_x: dict[str, Any], axis_y: dict[str, Any], fields: tuple[str, str] = ("x", "y")
 ) -> dict[str, Any]:

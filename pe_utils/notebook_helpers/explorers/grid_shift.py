@@ -5,7 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from ..._checks import check_base
-from ._chart import Explorer, _calc, _chart, _check_even_in, _check_range, _orbit, _slider, _unit_circle
+from ._chart import (
+    Explorer,
+    _calc,
+    _chart,
+    _check_even_in,
+    _check_range,
+    _orbit,
+    _point_and_image,
+    _rotated_point,
+    _slider,
+    _unit_circle,
+)
 
 
 def grid_shift_explorer(
@@ -173,27 +184,10 @@ def grid_shift_explorer(
                 _calc(f"{start}", "position"),
                 _calc(offset, "offset"),
                 _calc(omega, "omega"),
-                _calc("sin(datum.position * datum.omega)", "sin_p"),
-                _calc("cos(datum.position * datum.omega)", "cos_p"),
-                _calc("datum.offset * datum.omega", "theta"),
-                _calc("cos(datum.theta) * datum.sin_p + sin(datum.theta) * datum.cos_p", "sin_image"),
-                _calc("-sin(datum.theta) * datum.sin_p + cos(datum.theta) * datum.cos_p", "cos_image"),
+                *_rotated_point("datum.position", "datum.offset"),
             ],
             "layer": [
-                {
-                    "mark": {"type": "circle", "color": "#1f77b4", "size": 120, "opacity": 1},
-                    "encoding": {
-                        "x": {"field": "cos_p", "type": "quantitative"},
-                        "y": {"field": "sin_p", "type": "quantitative"},
-                    },
-                },
-                {
-                    "mark": {"type": "circle", "color": "#d62728", "size": 120, "opacity": 1},
-                    "encoding": {
-                        "x": {"field": "cos_image", "type": "quantitative"},
-                        "y": {"field": "sin_image", "type": "quantitative"},
-                    },
-                },
+                *_point_and_image(),
             ],
         }
         # 3 significant digits: a slow pair's turn is thousandths of a radian, not "0.000"

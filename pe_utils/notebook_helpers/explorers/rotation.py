@@ -5,7 +5,18 @@ sliders.
 from __future__ import annotations
 
 from ..._checks import check_base
-from ._chart import Explorer, _calc, _chart, _check_even_in, _check_range, _orbit, _slider, _unit_circle
+from ._chart import (
+    Explorer,
+    _calc,
+    _chart,
+    _check_even_in,
+    _check_range,
+    _orbit,
+    _point_and_image,
+    _rotated_point,
+    _slider,
+    _unit_circle,
+)
 
 
 def rotation_explorer(
@@ -69,11 +80,7 @@ def rotation_explorer(
     # One row: the point (sin, cos) of position p and its image by the block of T_k.
     point_transforms = [
         _calc(omega, "omega"),
-        _calc("sin(p * datum.omega)", "sin_p"),
-        _calc("cos(p * datum.omega)", "cos_p"),
-        _calc("k * datum.omega", "theta"),
-        _calc("cos(datum.theta) * datum.sin_p + sin(datum.theta) * datum.cos_p", "sin_image"),
-        _calc("-sin(datum.theta) * datum.sin_p + cos(datum.theta) * datum.cos_p", "cos_image"),
+        *_rotated_point("p", "k"),
         # Labels sit inside the circle, on the point's radius, out of the arc's way.
         _calc("0.72 * datum.cos_p", "x_label_p"),
         _calc("0.72 * datum.sin_p", "y_label_p"),
@@ -139,20 +146,7 @@ def rotation_explorer(
         "data": point_data,
         "transform": point_transforms,
         "layer": [
-            {
-                "mark": {"type": "circle", "color": "#1f77b4", "size": 120, "opacity": 1},
-                "encoding": {
-                    "x": {"field": "cos_p", "type": "quantitative"},
-                    "y": {"field": "sin_p", "type": "quantitative"},
-                },
-            },
-            {
-                "mark": {"type": "circle", "color": "#d62728", "size": 120, "opacity": 1},
-                "encoding": {
-                    "x": {"field": "cos_image", "type": "quantitative"},
-                    "y": {"field": "sin_image", "type": "quantitative"},
-                },
-            },
+            *_point_and_image(),
             {
                 "mark": {"type": "text", "color": "#1f77b4", "fontSize": 13, "text": "PE(p)", "dy": -9},
                 "encoding": {
