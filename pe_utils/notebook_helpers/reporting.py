@@ -25,9 +25,10 @@ def rounds_stably(value: Any, digits: Any) -> bool:
     Why ``10⁻⁴`` of a step: CPUs differ by about ``10⁻¹⁶`` relative per operation. Notebooks 10
     (§5) and 13 (§4) nudge a head's starting weights by ``10⁻¹²``, ten thousand times more, and
     measure that its outputs move by under ``10⁻⁷`` and its training loss by under ``10⁻⁶`` of
-    itself. The notebooks print at most 3 decimals, where ``10⁻⁴`` of a step is at least
-    ``10⁻⁷``: what notebook 10 nudged (its heads' leading outputs) moved less than that, and
-    notebook 10 asserts it with this constant, so a smaller margin fails there. The other printed
+    itself. Notebook 10 prints at 2 decimals, as whole percents, and its losses to 2 significant
+    digits: ``10⁻⁴`` of a step is there ``10⁻⁶``, and at least ``10⁻⁶`` of a loss; what it nudged
+    stayed under a tenth of the first and under the second, which it asserts with this
+    constant. The other printed
     statistics were not nudged; the margin keeps them ``10⁴`` times further from a boundary than
     one operation's difference between CPUs, and ``make portability`` reruns the notebooks with
     other CPU features to test them. Introduced in notebook 10.
