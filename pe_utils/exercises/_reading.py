@@ -26,8 +26,8 @@ _REPR.maxlist = _REPR.maxtuple = 6
 
 def short_repr(value: Any, limit: int = 60) -> str:
     """``repr`` cut to ``limit`` characters; never raises (a learner's ``__repr__`` may)."""
-    array = isinstance(value, np.ndarray)
     try:
+        array = isinstance(value, np.ndarray)
         text = np.array2string(value, precision=6, threshold=8, edgeitems=2) if array else _REPR.repr(value)
     except Exception:
         return f"<{type(value).__name__} object>"
@@ -47,7 +47,15 @@ def normalise(text: str) -> str:
     return " ".join(text.split()).strip("'\"`.!? ").lower()
 
 
-def numbers_written_in(text: str) -> list[str]:
+class Refusal(NamedTuple):
+    """Why an answer cannot be read: what was given, what to do instead, where inside a list ("[2]")."""
+
+    description: str
+    advice: str = ""
+    where: str = ""
+
+
+def _numbers_in(text: str) -> list[str]:
     """The numbers of a text such as ``'4 3 2'`` or ``'4, 3, 2'`` (empty if it holds anything else)."""
     words = text.replace(",", " ").replace(";", " ").split()
     try:
@@ -57,80 +65,75 @@ def numbers_written_in(text: str) -> list[str]:
     return words
 
 
-class Refusal(NamedTuple):
-    """Why an answer cannot be read: what was given, what to do instead, where inside a list ("[2]")."""
-
-    description: str
-    advice: str = ""
-    where: str = ""
-
-
 def _text_advice(text: str, one: bool = False) -> str:
     """What to do instead of giving numbers as text (``one``: a single number is asked for)."""
-    stripped, found = text.strip(), numbers_written_in(text)
+    stripped, found = text.strip(), _numbers_in(text)
     inside = stripped.strip("[]()").strip()
     if found == [stripped]:
         return f"write {stripped} without quotes"
     if one and len(found) >= 2:
         return "the answer is a single number: write it without quotes"
-    if one and numbers_written_in(inside) == [inside]:
+    if one and _numbers_in(inside) == [inside]:
         return f"write {inside}, without quotes or brackets"
     if stripped.startswith(("[", "(")):
         return "write the list itself, without quotes around it"
     if len(found) >= 2:
-        listed = ", ".join(found[:6]) + ", …" * (len(found) > 6)
-        return f"write the numbers as a list, without quotes: [{listed}]"
+        return (
+            f"write the numbers as a list, without quotes: [{', '.join(found[:6])}{', …' * (len(found) > 6)}]"
+        )
     return "type the number itself (digits, without quotes)"
 
 
+def _complex_advice(value: complex) -> str:
+    if complex(value).imag == 0:
+        return "its imaginary part is 0: take .real, or find where the complex number comes from"
+    return "the answer is a real number; find where the imaginary part comes from"
+
+
 _LISTED = "turn it into a list or an array first, e.g. list(...) or np.array(list(...))"
-_KINDS = [  # (type, what a value of it is ({} its name), what to do instead), for ``describe``
-    (AbstractSet, "a set", "a set has no order and drops repeats; use a list or an array"),
-    (types.GeneratorType, "a generator", _LISTED),
-    (Iterator, "an iterator", _LISTED),
-    (types.ModuleType, "the module {}", "give a value, not a module"),
-    (type, "the class {}", "give a value, not a type"),
-    (Callable, "a function ({})", "call it and give its result"),
+_NONE = "did you forget `return`? print(), .sort(), .append() and a function without return give None"
+_BOOLEAN = "a comparison gives True or False; give the number itself (1 or 0 if you meant those)"
+_KINDS = [  # (type, what a value of it is, what to do instead): the first that fits describes an answer
+    (types.NoneType, lambda v: "None", _NONE),
+    (types.EllipsisType, lambda v: "... (the placeholder)", "replace it with your value"),
+    (
+        bytes,
+        lambda v: f"bytes {short_repr(v)}",
+        "write plain text in quotes, without the b prefix (or a number)",
+    ),
+    (
+        dict,
+        lambda v: f"a dict with {len(v)} entr{'y' if len(v) == 1 else 'ies'}",
+        "give the number(s) themselves",
+    ),
+    (bool | np.bool_, lambda v: f"the boolean {bool(v)}", _BOOLEAN),
+    (str, lambda v: f"text {short_repr(v)}", _text_advice),
+    (complex | np.complexfloating, lambda v: f"the complex number {short_repr(v)}", _complex_advice),
+    (AbstractSet, lambda v: "a set", "a set has no order and drops repeats; use a list or an array"),
+    (types.GeneratorType, lambda v: "a generator", _LISTED),
+    (Iterator, lambda v: "an iterator", _LISTED),
+    (types.ModuleType, lambda v: f"the module {getattr(v, '__name__', '?')}", "give a value, not a module"),
+    (type, lambda v: f"the class {getattr(v, '__name__', '?')}", "give a value, not a type"),
+    (
+        Callable,
+        lambda v: f"a function ({getattr(v, '__name__', type(v).__name__)})",
+        "call it and give its result",
+    ),
+    (numbers.Number, lambda v: f"the number {short_repr(v)}", ""),
+    (np.ndarray, lambda v: f"an array of shape {v.shape}", ""),
+    (list | tuple, lambda v: f"a {type(v).__name__} of {len(v)} item{'s' * (len(v) != 1)}", ""),
+    (
+        object,
+        lambda v: f"an object of type {type(v).__name__}",
+        "give a number, a list of numbers or a NumPy array",
+    ),
 ]
 
 
 def describe(value: Any) -> tuple[str, str]:
     """``(what it is, what to do instead)`` for an answer that is not a real number."""
-    name = type(value).__name__
-    if value is None:
-        advice = (
-            "did you forget `return`? print(), .sort(), .append() and a function without return give None"
-        )
-        return "None", advice
-    if value is Ellipsis:
-        return "... (the placeholder)", "replace it with your value"
-    if isinstance(value, bytes):
-        return f"bytes {short_repr(value)}", "write plain text in quotes, without the b prefix (or a number)"
-    if isinstance(value, dict):
-        return (
-            f"a dict with {len(value)} entr{'y' if len(value) == 1 else 'ies'}",
-            "give the number(s) themselves",
-        )
-    if isinstance(value, bool | np.bool_):
-        advice = "a comparison gives True or False; give the number itself (1 or 0 if you meant those)"
-        return f"the boolean {bool(value)}", advice
-    if isinstance(value, str):
-        return f"text {short_repr(value)}", _text_advice(value)
-    if isinstance(value, complex | np.complexfloating):
-        advice = "the answer is a real number; find where the imaginary part comes from"
-        if complex(value).imag == 0:
-            advice = "its imaginary part is 0: take .real, or find where the complex number comes from"
-        return f"the complex number {short_repr(value)}", advice
-    for kind, what, advice in _KINDS:
-        if isinstance(value, kind):
-            return what.format(getattr(value, "__name__", name)), advice
-    if isinstance(value, numbers.Number):
-        return f"the number {short_repr(value)}", ""
-    if isinstance(value, np.ndarray):
-        return f"an array of shape {value.shape}", ""
-    if isinstance(value, list | tuple):
-        return f"a {name} of {len(value)} item" + "s" * (len(value) != 1), ""
-    return f"an object of type {name}", "give a number, a list of numbers or a NumPy array"
+    what, advice = next((what, advice) for kind, what, advice in _KINDS if isinstance(value, kind))
+    return what(value), advice(value) if callable(advice) else advice
 
 
 #: Arrays of what is not a real number, by dtype kind: (what they hold, what to do instead).
@@ -138,7 +141,6 @@ _NOT_REAL = {
     "b": ("of booleans", "give numbers (astype(int) if you meant 0s and 1s)"),
     "c": ("of complex numbers", "take .real if every imaginary part is 0"),
     "U": ("of text", "give numbers, not text"),
-    "S": ("of text", "give numbers, not text"),
 }
 
 
@@ -156,24 +158,23 @@ def _read(value: Any, where: str, room: list[int]) -> np.ndarray | Refusal:
         try:
             value = np.array(float(value))
         except OverflowError:  # a number too large for a float: a wrong value rather than a wrong kind
+            digits = decimal.Decimal(int(abs(value))).adjusted() + 1
             advice = "far too large; the answer is an ordinary-sized number (it fits in a float); try hint()"
-            digits = (
-                int(int(abs(value)).bit_length() * 0.30102999566398120) + 1
-            )  # log10(2): exact or one over
-            digits -= int(abs(value)) < 10 ** (digits - 1)
             return Refusal(f"a number with {digits} digits", advice, where)
     if isinstance(value, list | tuple | range):
         return _sequence(value, where, room)
-    shape = getattr(value, "shape", None)
-    if not isinstance(shape, tuple) or not hasattr(value, "__array__"):
+    if not isinstance(getattr(value, "shape", None), tuple) or not hasattr(value, "__array__"):
         return Refusal(*describe(value), where=where)
-    if math.prod(shape) > room[0]:  # an array of any library (NumPy, torch, pandas) is read only if small
-        return Refusal(f"an array of shape {shape}", "", where)
+    if (
+        math.prod(value.shape) > room[0]
+    ):  # an array of any library (NumPy, torch, pandas) is read only if small
+        return Refusal(f"an array of shape {value.shape}", "", where)
     array = np.asarray(value)
     if array.dtype.kind == "O":  # a list of objects, or one (np.array(10**20)): read what it holds
         return _sequence(list(array), where, room) if array.shape else _read(array.item(), where, room)
     if array.dtype.kind not in "iuf":
-        holds, advice = _NOT_REAL.get(array.dtype.kind, (f"of dtype {array.dtype}", "give plain numbers"))
+        kind = array.dtype.kind.replace("S", "U")  # bytes or str: text
+        holds, advice = _NOT_REAL.get(kind, (f"of dtype {array.dtype}", "give plain numbers"))
         return Refusal(f"an array of shape {array.shape} {holds}", advice, where)
     room[0] -= array.size
     low = array.dtype.kind == "f" and array.dtype.itemsize < 8
@@ -187,7 +188,7 @@ def _count(shape: tuple[int, ...]) -> str:
     return "a single number" if shape == () else f"an array of shape {shape}"
 
 
-def _sequence(sequence: list | tuple | range, where: str, room: list[int]) -> Any:
+def _sequence(sequence: list | tuple | range, where: str, room: list[int]) -> np.ndarray | Refusal:
     """A list, tuple, range or object array read item by item: the first item not read is refused."""
     kind = type(sequence).__name__
     if len(sequence) > room[0]:
@@ -198,12 +199,11 @@ def _sequence(sequence: list | tuple | range, where: str, room: list[int]) -> An
         if isinstance(items[-1], Refusal):
             return items[-1]
     odd = next((index for index, item in enumerate(items) if item.shape != items[0].shape), None)
-    if odd is not None:
-        sizes = [f"item {where}[{i}] is {_count(items[i].shape)}" for i in (0, odd)]
-        return Refusal(
-            f"a ragged {kind}: {sizes[0]} but {sizes[1]}", "every row must have the same length", where
-        )
-    return np.stack(items) if items else np.zeros((0,))
+    if odd is None:
+        return np.stack(items) if items else np.zeros((0,))
+    sizes = [_count(item.shape) for item in (items[0], items[odd])]
+    what = f"a ragged {kind}: item {where}[0] is {sizes[0]} but item {where}[{odd}] is {sizes[1]}"
+    return Refusal(what, "every row must have the same length", where)
 
 
 def read_real(value: Any, budget: int) -> np.ndarray | Refusal:
@@ -211,10 +211,8 @@ def read_real(value: Any, budget: int) -> np.ndarray | Refusal:
     try:
         return _read(value, "", [budget])
     except Exception as error:  # a list that contains itself, an object whose __len__, __array__, … fails
-        return Refusal(
-            f"an object of type {type(value).__name__} that cannot be read ({type(error).__name__})",
-            "give a number, a list of numbers or a NumPy array",
-        )
+        what = f"an object of type {type(value).__name__} that cannot be read ({type(error).__name__})"
+        return Refusal(what, "give a number, a list of numbers or a NumPy array")
 
 
 def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:

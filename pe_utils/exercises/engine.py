@@ -57,14 +57,9 @@ class CheckResult:
         return self.message
 
 
-def _words(words: Sequence[str]) -> str:
-    quoted = [repr(word) for word in sorted(set(words))]
-    return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
-
-
 class Answer:
     """An answer (``given``) to ``question``, read as the kind of ``target`` (``read``, at most ten times
-    as many numbers), with the tests and the words of the rules (a message may be a template of them)."""
+    as many numbers): what the rules test, and the parts of their messages."""
 
     def __init__(self, given: Any, target: Target, question: Exercise, mistakes=(), subject="your answer"):
         self.given, self.target, self.question, self.mistakes = given, target, question, mistakes
@@ -88,9 +83,7 @@ class Answer:
         """The same word, the same True/False, or numbers equal within the tolerance."""
         if self.word:
             return isinstance(self.read, str) and normalise(self.read) == normalise(self.target)
-        if self.boolean:
-            return self.read is self.target
-        return self.numbers and self.close().all()
+        return self.read is self.target if self.boolean else self.numbers and self.close().all()
 
     def close(self) -> np.ndarray:
         rtol, atol = (0.0, 1e-9) if self.whole else (self.question.rtol, self.question.atol)
@@ -104,9 +97,10 @@ class Answer:
         magnitude = np.floor(np.log10(np.where(target == 0, 1.0, np.abs(target))))
         return np.where(target == 0, 0.0, 10.0 ** (magnitude - significant + 1))
 
-    def off(self, units: float = 0.5) -> np.ndarray:
-        """The entries neither close nor within ``units`` units of the last digit asked for."""
-        return ~(self.close() | (np.abs(self.read - self.target) <= units * self.unit() * (1 + 1e-9)))
+    def off(self, units: float = 0.5, unit: np.ndarray | None = None) -> np.ndarray:
+        """The entries neither close nor within ``units`` units of the last digit asked for (or ``unit``)."""
+        unit = self.unit() if unit is None else unit
+        return ~(self.close() | (np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
 
     def within(self, units: float = 0.5) -> bool:
         return self.numbers and np.isfinite(self.read).all() and not self.off(units).any()
@@ -119,39 +113,29 @@ class Answer:
         """Right as it prints, but the float16/float32 it is holds a value that is not."""
         return self.passes() and self.stored is not None and not self.like(self.stored, self.target).passes()
 
+    def places(self) -> np.ndarray:
+        """The digits and the decimal places of each entry as written (1200: 2 digits, -2 places)."""
+        written = [decimal.Decimal(repr(float(value))).normalize().as_tuple() for value in self.read.flat]
+        return np.array([(len(one.digits), -int(one.exponent)) for one in written]).reshape(-1, 2).T
+
     def digits_close(self) -> bool:
         """Right to the digits it shows, at least two (NumPy prints an array's entries with common
         decimals); a whole number given for a whole number is exact or wrong (1000 is not 1024)."""
         if not self.numbers or not self.read.size or not np.isfinite(self.read).all():
             return False
-        shown = [decimal.Decimal(repr(float(value))).normalize().as_tuple() for value in self.read.flat]
-        digits, places = np.array([(len(one.digits), -int(one.exponent)) for one in shown]).T  # 1200: -2
+        digits, places = self.places()
         if max(digits.max(), places.max()) < 2 or places.max() <= 0 and np.all(self.target % 1 == 0):
             return False  # one digit (6, 0.2) is too few; 1000 is not 1024 "to 1 digit"
         unit = 10.0 ** -(np.maximum(places, places.max()) if places.max() > 0 else places)
-        error = np.abs(self.read - self.target).ravel()
-        return bool(np.all((error <= 0.5 * unit * (1 + 1e-9)) | self.close().ravel()))
+        return not self.off(0.5, unit.reshape(self.read.shape)).any()
 
     def more_decimals(self) -> bool:
         """More decimals given than the last digit asked for has (0.22146 for 4 decimals)."""
-        asked = -np.floor(np.log10(np.where(self.unit() > 0, self.unit(), 1.0)))
-        given = [-decimal.Decimal(repr(float(x))).normalize().as_tuple().exponent for x in self.read.flat]
-        return max(given) > asked.max()
+        return self.places()[1].max() > -np.floor(np.log10(np.where(self.unit() > 0, self.unit(), 1.0))).max()
 
     def cut_off(self) -> bool:
         step = np.where(self.unit() > 0, self.unit(), 1.0)
         return bool(np.allclose(self.read, np.trunc(self.target / step) * step, rtol=1e-12, atol=0.0))
-
-    def first(self, where: np.ndarray) -> tuple[int, ...]:
-        return tuple(int(i) for i in np.argwhere(where)[0])
-
-    @cached_property
-    def mistaken(self) -> str | None:
-        return self.mistake(Answer.passes)
-
-    @cached_property
-    def mistaken_rounded(self) -> str | None:
-        return self.mistake(Answer.digits_close)
 
     @property
     def off_entries(self) -> str:
@@ -216,28 +200,44 @@ class Answer:
 
     @property
     def not_finite(self) -> str:
-        bad = ~np.isfinite(self.read)
-        count = f"{int(bad.sum())} of {bad.size} entries, the first at index {self.first(bad)}"
-        what = f"contains NaN or infinity ({count})"
+        bad, nan = ~np.isfinite(self.read), np.isnan(self.read).any()
+        what = f"contains NaN or infinity ({int(bad.sum())} of {bad.size} entries, the first at index"
+        what = f"{what} {_first(bad)})"
         if self.scalar:
-            what = f"is {'NaN (not a number)' if np.isnan(self.read) else f'infinite ({self.read})'}"
-        why = "something overflowed or was divided by 0"
-        if np.isnan(self.read).any():
-            nan = "the result of an undefined operation such as 0/0, inf − inf or the mean of an empty array"
-            why = nan if self.scalar else f"NaN is {nan}"
+            what = f"is {'NaN (not a number)' if nan else f'infinite ({self.read})'}"
+        why = "the result of an undefined operation such as 0/0, inf − inf or the mean of an empty array"
+        why = (why if self.scalar else f"NaN is {why}") if nan else "something overflowed or was divided by 0"
         return f"Not quite: {self.subject} {what}: {why}."
 
+    @property
+    def differ(self) -> str:
+        off = self.off()
+        return f"{int(np.sum(off))} of {self.read.size} entries differ, the first at index {_first(off)}"
 
-#: ``name``: what it recognises; ``applies(x)``: whether it does; ``message``: what it says, a function of
-#: ``x`` or a template (``{a.…}`` are attributes of ``x``); ``passed``: whether the answer is right.
+
+def _first(where: np.ndarray) -> tuple[int, ...]:
+    return tuple(int(i) for i in np.argwhere(where)[0])
+
+
+def _words(words: Sequence[str]) -> str:
+    quoted = [repr(word) for word in sorted(set(words))]
+    return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
+
+
+#: ``name``: what it recognises; ``applies(x)``: whether it does (its value is ``{it}`` in the message);
+#: ``message``: what it says, a template (``{a.…}`` are attributes of ``x``) or a function of ``x``;
+#: ``passed``: whether the answer is right.
 Rule = namedtuple("Rule", "name applies message passed", defaults=[False])
 
 
 def judge(subject: Any, rules: Sequence[Rule]) -> CheckResult:
     """The verdict of the first rule that applies to ``subject``."""
-    rule = next(rule for rule in rules if rule.applies(subject))
-    message = rule.message.format(a=subject) if isinstance(rule.message, str) else rule.message(subject)
-    return CheckResult(rule.passed, message)
+    for rule in rules:  # every list ends with a rule that always applies
+        if it := rule.applies(subject):
+            message = (
+                rule.message(subject) if callable(rule.message) else rule.message.format(a=subject, it=it)
+            )
+            return CheckResult(rule.passed, message)
 
 
 DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, and wrong
@@ -255,16 +255,14 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
         "{a.given[0]}.{a.given[1]}).",
     ),
     Rule(
-        "one number in brackets, or with a trailing comma",
+        "one number with a trailing comma",
+        lambda a: a.scalar and a.read.shape and a.read.size == 1 and isinstance(a.given, tuple),
+        "{a.got}: a trailing comma makes a tuple; remove it.",
+    ),
+    Rule(
+        "one number in brackets",
         lambda a: a.scalar and a.read.shape and a.read.size == 1,
-        lambda a: (
-            a.got
-            + (
-                ": a trailing comma makes a tuple; remove it."
-                if isinstance(a.given, tuple)
-                else ": write it without brackets."
-            )
-        ),
+        "{a.got}: write it without brackets.",
     ),
     Rule("a wrong shape", lambda a: a.read.shape != a.target.shape, "{a.got}."),
     Rule("NaN or infinity", lambda a: not np.isfinite(a.read).all(), "{a.not_finite}"),
@@ -277,16 +275,13 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     Rule(
         "some entries differ",
         lambda a: True,
-        lambda a: (
-            f"Not quite: the shape {a.read.shape} is right but some values are not: {int(np.sum(a.off()))} "
-            f"of {a.read.size} entries differ, the first at index {a.first(a.off())}; try hint()."
-        ),
+        "Not quite: the shape {a.read.shape} is right but some values are not: {a.differ}; try hint().",
     ),
 ]
 VALUE_RULES = [
     Rule("right, but a float16/float32 holds too few digits", Answer.held_too_few_digits, "{a.precision}"),
     Rule("right", Answer.passes, CORRECT, passed=True),
-    Rule("a typical mistake", lambda a: a.mistaken, "Not quite. {a.mistaken}"),
+    Rule("a typical mistake", lambda a: a.mistake(Answer.passes), "Not quite. {it}"),
     Rule("not the kind of answer asked for", lambda a: a.refused, "{a.refusal}"),
     Rule("right to the digits given, but fewer than asked for", Answer.digits_close, "{a.fewer_digits}"),
     Rule(
@@ -307,8 +302,91 @@ VALUE_RULES = [
         "Close, but not right {a.answer_form}: the last digit is off by one{a.off_entries}. Round only the "
         "final value: rounding an intermediate result first can move the last digit.",
     ),
-    Rule("a typical mistake, rounded", lambda a: a.mistaken_rounded, "Not quite. {a.mistaken_rounded}"),
+    Rule("a typical mistake, rounded", lambda a: a.mistake(Answer.digits_close), "Not quite. {it}"),
     *DIFFERENCES,
+]
+
+
+def _arguments(case: tuple[Any, ...]) -> str:
+    shown = [
+        f"<array of shape {x.shape}>" if isinstance(x, np.ndarray) and x.size > 6 else short_repr(x, 50)
+        for x in (x.item() if isinstance(x, np.generic) else x for x in case)
+    ]
+    return f"({', '.join(shown)}{',' * (len(case) == 1)})"
+
+
+class Run:
+    """A learner's function (``given``) run on each case of ``exercise``: ``calls`` (None if it is not a
+    function; cut at the first error), each with its ``value`` or ``error``, what it printed or warned
+    (``extra``) and its ``result`` (an ``Answer`` with its ``arguments``); the first result not of the
+    reference's kind (``bad``), the first wrong (``wrong``), the typical mistake all match (``mistake``)."""
+
+    def __init__(self, given: Any, exercise: FunctionExercise):
+        self.given, self.given_as, self.cases, self.calls = given, describe(given)[0], exercise._cases, None
+        if not callable(given) or isinstance(given, type):
+            return
+        (targets, mistakes), self.calls = exercise._results, []
+        for case, target in zip(self.cases, targets, strict=True):
+            with np.errstate(all="warn"):
+                call = _quietly(lambda case=case: given(*copy.deepcopy(case)), (Exception, SystemExit))
+            self.calls.append(call)
+            if call.error is not None:
+                return
+            call.result = Answer(call.value, target, exercise, subject="its result")
+            call.result.arguments, call.result.extra = _arguments(case), call.extra
+        found = [call.result for call in self.calls]
+        self.bad = next((one for one in found if one.refused), None)
+        self.wrong = next((one for one in found if not one.matches()), None)
+        self.mistake = None
+        for results, text in mistakes:
+            if results and all(
+                one.like(one.given, x).matches() for one, x in zip(found, results, strict=True)
+            ):
+                self.mistake = text
+                break
+
+    @property
+    def raised(self) -> str:
+        error, done = self.calls[-1].error, len(self.calls)
+        arrays = [any(isinstance(x, np.ndarray) and x.size > 1 for x in case) for case in self.cases[:done]]
+        text = " ".join(str(error).split())
+        text = type(error).__name__ + (f": {text}" if len(text) <= 160 else f": {text[:159]}…") * bool(text)
+        advice = (
+            " It ran on the single numbers of the earlier cases, so it probably uses something that takes "
+            "one number at a time (math.…, float(…), an `if` on the value), and the question asks for "
+            "arrays too: NumPy's functions (np.…, np.where) work on every entry of an array at once."
+        )
+        return (
+            f"Your function raised {text} on arguments {_arguments(self.cases[done - 1])}."
+            f"{advice * (arrays[-1] and not all(arrays[:-1]))}{self.calls[-1].extra}"
+        )
+
+    def returned(self, a: Answer) -> str:
+        """What a function returned that is not of the reference's kind (an Answer that is refused)."""
+        what = (
+            f"{describe(a.given)[0]} whose item {a.read.where} is " * bool(a.read.where) + a.read.description
+        )
+        advice = f": {a.read.advice}" * bool(a.read.advice)
+        return f"Your function returned {what} on arguments {a.arguments}, not {a.expected}{advice}.{a.extra}"
+
+    def wrong_result(self, a: Answer) -> str:
+        """A result of the reference's kind that is wrong: on which arguments, and how."""
+        how = judge(a, DIFFERENCES).message.removeprefix("Not quite: ")
+        return f"Not quite: wrong result for arguments {a.arguments}. {how[:1].upper()}{how[1:]}{a.extra}"
+
+
+FUNCTION_RULES = [
+    Rule(
+        "not a function",
+        lambda run: run.calls is None,
+        "Expected a function, got {a.given_as}. Define it with def name(…): … return …, then give the "
+        "function itself, without calling it: answer = name (no parentheses).",
+    ),
+    Rule("it raised an error", lambda run: run.calls[-1].error is not None, "{a.raised}"),
+    Rule("it returned what was not asked for", lambda run: run.bad, lambda run: run.returned(run.bad)),
+    Rule("right", lambda run: run.wrong is None, CORRECT, passed=True),
+    Rule("a typical mistake", lambda run: run.mistake, "Not quite. {it}"),
+    Rule("a wrong result", lambda run: True, lambda run: run.wrong_result(run.wrong)),
 ]
 
 
@@ -325,62 +403,6 @@ def _quietly(work: Callable[[], Any], catch: tuple = ()) -> SimpleNamespace:
     if caught:
         call.extra += f" It warned: {caught[0].category.__name__}: {short_repr(str(caught[0].message), 80)}."
     return call
-
-
-def _arguments(case: tuple[Any, ...]) -> str:
-    shown = [
-        f"<array of shape {x.shape}>" if isinstance(x, np.ndarray) and x.size > 6 else short_repr(x, 50)
-        for x in (x.item() if isinstance(x, np.generic) else x for x in case)
-    ]
-    return f"({', '.join(shown)}{',' * (len(case) == 1)})"
-
-
-def _raised(run: SimpleNamespace) -> str:
-    error, done = run.calls[-1].error, len(run.calls)
-    arrays = [any(isinstance(x, np.ndarray) and x.size > 1 for x in case) for case in run.cases[:done]]
-    text = " ".join(str(error).split())
-    text = type(error).__name__ + (f": {text}" if len(text) <= 160 else f": {text[:159]}…") * bool(text)
-    advice = (
-        " It ran on the single numbers of the earlier cases, so it probably uses something that takes "
-        "one number at a time (math.…, float(…), an `if` on the value), and the question asks for "
-        "arrays too: NumPy's functions (np.…, np.where) work on every entry of an array at once."
-    )
-    return (
-        f"Your function raised {text} on arguments {_arguments(run.cases[done - 1])}."
-        f"{advice * (arrays[-1] and not all(arrays[:-1]))}{run.calls[-1].extra}"
-    )
-
-
-def _returned(a: Answer) -> str:
-    """What a function returned that is not of the reference's kind (an Answer that is refused)."""
-    what = f"{describe(a.given)[0]} whose item {a.read.where} is " * bool(a.read.where) + a.read.description
-    advice = f": {a.read.advice}" * bool(a.read.advice)
-    return f"Your function returned {what} on arguments {a.arguments}, not {a.expected}{advice}.{a.extra}"
-
-
-def _wrong_result(a: Answer) -> str:
-    """A function's result of the reference's kind that is wrong: on which arguments, and how."""
-    how = judge(a, DIFFERENCES).message.removeprefix("Not quite: ")
-    return f"Not quite: wrong result for arguments {a.arguments}. {how[:1].upper()}{how[1:]}{a.extra}"
-
-
-# Judged: a run of a learner's function: ``given`` (described: ``given_as``); ``calls`` (None if it is
-# not a function; cut at the first error); of its results (each an Answer with its ``arguments`` and
-# ``extra``), the first not of the reference's kind (``bad``) and the first wrong (``wrong``); the
-# typical mistake that all of them match (``mistake``).
-FUNCTION_RULES = [
-    Rule(
-        "not a function",
-        lambda run: run.calls is None,
-        "Expected a function, got {a.given_as}. Define it with def name(…): … return …, then give the "
-        "function itself, without calling it: answer = name (no parentheses).",
-    ),
-    Rule("it raised an error", lambda run: run.calls[-1].error is not None, _raised),
-    Rule("it returned what was not asked for", lambda run: run.bad, lambda run: _returned(run.bad)),
-    Rule("right", lambda run: run.wrong is None, CORRECT, passed=True),
-    Rule("a typical mistake", lambda run: run.mistake, "Not quite. {a.mistake}"),
-    Rule("a wrong result", lambda run: True, lambda run: _wrong_result(run.wrong)),
-]
 
 
 def _spelling(text: str) -> str:
@@ -518,25 +540,4 @@ class FunctionExercise(Exercise):
         return self._run(self.reference), mistakes
 
     def _check(self, answer: Any) -> CheckResult:
-        run = SimpleNamespace(given=answer, given_as=describe(answer)[0], cases=self._cases, calls=None)
-        if not callable(answer) or isinstance(answer, type):
-            return judge(run, FUNCTION_RULES)
-        run.calls, run.mistake, (targets, mistakes) = [], None, self._results
-        for case, target in zip(self._cases, targets, strict=True):
-            with np.errstate(all="warn"):
-                call = _quietly(lambda case=case: answer(*copy.deepcopy(case)), (Exception, SystemExit))
-            run.calls.append(call)
-            if call.error is not None:
-                return judge(run, FUNCTION_RULES)
-            call.result = Answer(call.value, target, self, subject="its result")
-            call.result.arguments, call.result.extra = _arguments(case), call.extra
-        found = [call.result for call in run.calls]
-        run.bad = next((one for one in found if one.refused), None)
-        run.wrong = next((one for one in found if not one.matches()), None)
-        for results, text in mistakes:
-            if results and all(
-                one.like(one.given, x).matches() for one, x in zip(found, results, strict=True)
-            ):
-                run.mistake = text
-                break
-        return judge(run, FUNCTION_RULES)
+        return judge(Run(answer, self), FUNCTION_RULES)
