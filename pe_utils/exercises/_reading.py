@@ -71,6 +71,10 @@ def _text_advice(text: str, one: bool = False) -> str:
     inside = stripped.strip("[]()").strip()
     if found == [stripped]:
         return f"write {stripped} without quotes"
+    whole, _, part = stripped.partition(",")
+    if one and part and (whole + part).lstrip("-").isdigit():  # '0,2214': a decimal comma
+        thousands = f", or {whole}{part} if the comma separates thousands" * (len(part) == 3)
+        return f"write {whole}.{part} without quotes (a decimal point, not a comma){thousands}"
     if one and len(found) >= 2:
         return "the answer is a single number: write it without quotes"
     if one and _numbers_in(inside) == [inside]:
@@ -130,10 +134,18 @@ _KINDS = [  # (type, what a value of it is, what to do instead): the first that 
 ]
 
 
+def _unreadable(value: Any, error: Exception) -> tuple[str, str]:
+    what = f"an object of type {type(value).__name__} that cannot be read ({type(error).__name__})"
+    return what, "give a number, a list of numbers or a NumPy array"
+
+
 def describe(value: Any) -> tuple[str, str]:
-    """``(what it is, what to do instead)`` for an answer that is not a real number."""
-    what, advice = next((what, advice) for kind, what, advice in _KINDS if isinstance(value, kind))
-    return what(value), advice(value) if callable(advice) else advice
+    """``(what it is, what to do instead)`` for an answer that is not a real number; never raises."""
+    try:
+        what, advice = next((what, advice) for kind, what, advice in _KINDS if isinstance(value, kind))
+        return what(value), advice(value) if callable(advice) else advice
+    except Exception as error:  # a learner's __len__, __name__, … may raise
+        return _unreadable(value, error)
 
 
 #: Arrays of what is not a real number, by dtype kind: (what they hold, what to do instead).
@@ -160,7 +172,7 @@ def _read(value: Any, where: str, room: list[int]) -> np.ndarray | Refusal:
         except OverflowError:  # a number too large for a float: a wrong value rather than a wrong kind
             digits = decimal.Decimal(int(abs(value))).adjusted() + 1
             advice = "far too large; the answer is an ordinary-sized number (it fits in a float); try hint()"
-            return Refusal(f"a number with {digits} digits", advice, where)
+            return Refusal(f"a value of {digits} digits", advice, where)
     if isinstance(value, list | tuple | range):
         return _sequence(value, where, room)
     if not isinstance(getattr(value, "shape", None), tuple) or not hasattr(value, "__array__"):
@@ -211,22 +223,23 @@ def read_real(value: Any, budget: int) -> np.ndarray | Refusal:
     try:
         return _read(value, "", [budget])
     except Exception as error:  # a list that contains itself, an object whose __len__, __array__, … fails
-        what = f"an object of type {type(value).__name__} that cannot be read ({type(error).__name__})"
-        return Refusal(what, "give a number, a list of numbers or a NumPy array")
+        return Refusal(*_unreadable(value, error))
 
 
 def read_as(answer: Any, target: str | bool | np.ndarray, budget: int) -> Any:
     """``answer`` as the kind of ``target`` (a word, True/False or a float array), or a ``Refusal``."""
     if isinstance(target, str):
         if isinstance(answer, str):
-            return answer
+            return str(answer)  # np.str_ too
         return Refusal(describe(answer)[0], "write the word itself between quotes, e.g. 'word'")
     if isinstance(target, bool):
         if isinstance(answer, bool | np.bool_):
             return bool(answer)
         if isinstance(answer, str) and normalise(answer) in ("true", "false"):
             return Refusal(f"text {short_repr(answer)}", f"write {answer.strip()} without quotes")
-        return Refusal(describe(answer)[0], "answer True or False, without quotes")
+        return Refusal(
+            describe(answer)[0], "answer True or False" + ", without quotes" * isinstance(answer, str)
+        )
     if isinstance(answer, str) and target.shape == ():
         return Refusal(f"text {short_repr(answer)}", _text_advice(answer, one=True))
     return read_real(answer, budget)

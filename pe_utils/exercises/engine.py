@@ -6,16 +6,20 @@ prints or warns; ``_reading.py`` reads the answer without trusting it. A numeric
 half a unit of that digit) or the exact value. A value gets the message of the first rule of
 ``VALUE_RULES`` that applies:
 
-1. right (unless it is a float16/32 that holds too few digits);
-2. a typical mistake;
-3. not the kind of answer asked for (text, None, several numbers for one, …);
-4. close: right to the digits given; cut off, not rounded; the last digit asked for off by one;
-5. a typical mistake, to the digits given;
-6. ``DIFFERENCES``: a wrong word or True/False, a decimal comma, brackets, a wrong shape, NaN, a
-   wrong number, wrong entries.
+1. a float16/float32 too short for the digits asked for (right as it prints but not as it holds, or
+   the answer itself in that dtype);
+2. right;
+3. a typical mistake;
+4. not the kind of answer asked for (text, None, several numbers for one, …);
+5. close: right to the digits given; cut off, not rounded; more digits than asked for, off by more
+   than half a unit; the last digit asked for off by one;
+6. a typical mistake, to the digits given;
+7. ``DIFFERENCES``: a wrong word or True/False, a decimal comma, a trailing comma, brackets, a wrong
+   shape, NaN, nearly a whole number, a wrong number, wrong entries.
 
 A function gets the first of ``FUNCTION_RULES``: not a function; it raised; it returned what was not
-asked for; right; a typical mistake; a wrong result (said by ``DIFFERENCES``).
+asked for; right; a typical mistake; float16/float32 results; a wrong result (said by ``DIFFERENCES``).
+Order matters: a rule may assume that no rule before it applied.
 """
 
 from __future__ import annotations
@@ -58,8 +62,8 @@ class CheckResult:
 
 
 class Answer:
-    """An answer (``given``) to ``question``, read as the kind of ``target`` (``read``, at most ten times
-    as many numbers): what the rules test, and the parts of their messages."""
+    """An answer (``given``) to ``question``, read as the kind of ``target`` (``read``: at most 10 times as
+    many numbers as ``target``, plus 1000): what the rules test, and the parts of their messages."""
 
     def __init__(self, given: Any, target: Target, question: Exercise, mistakes=(), subject="your answer"):
         self.given, self.target, self.question, self.mistakes = given, target, question, mistakes
@@ -68,22 +72,25 @@ class Answer:
         self.word, self.boolean = isinstance(target, str), isinstance(target, bool)
         self.refused = isinstance(self.read, Refusal)
         self.scalar = isinstance(target, np.ndarray) and not target.ndim
-        self.numbers = isinstance(self.read, np.ndarray) and self.read.shape == getattr(target, "shape", 0)
+        self.right_shape = isinstance(self.read, np.ndarray) and self.read.shape == getattr(
+            target, "shape", 0
+        )
         low = isinstance(given, np.generic | np.ndarray) and given.dtype.kind == "f" and given.itemsize < 8
         self.stored = np.asarray(given, dtype=np.float64) if low else None  # what a float16/32 holds
 
-    def like(self, given: Any, target: Target) -> Answer:
-        return Answer(given, target, self.question)
+    def against(self, target: Target) -> Answer:
+        """The same answer, judged against another target (a typical mistake's value)."""
+        return Answer(self.given, target, self.question)
 
     def mistake(self, test: Callable[[Answer], bool]) -> str | None:
         """The explanation of the first typical mistake that ``test`` says the answer is."""
-        return next((text for wrong, text in self.mistakes if test(self.like(self.given, wrong))), None)
+        return next((text for wrong, text in self.mistakes if test(self.against(wrong))), None)
 
     def matches(self) -> bool:
         """The same word, the same True/False, or numbers equal within the tolerance."""
         if self.word:
             return isinstance(self.read, str) and normalise(self.read) == normalise(self.target)
-        return self.read is self.target if self.boolean else self.numbers and self.close().all()
+        return self.read is self.target if self.boolean else self.right_shape and self.close().all()
 
     def close(self) -> np.ndarray:
         rtol, atol = (0.0, 1e-9) if self.whole else (self.question.rtol, self.question.atol)
@@ -103,15 +110,20 @@ class Answer:
         return ~(self.close() | (np.abs(self.read - self.target) <= units * unit * (1 + 1e-9)))
 
     def within(self, units: float = 0.5) -> bool:
-        return self.numbers and np.isfinite(self.read).all() and not self.off(units).any()
+        return self.right_shape and np.isfinite(self.read).all() and not self.off(units).any()
 
     def passes(self) -> bool:
         """Right: equal within the tolerance, or within half a unit of the last digit asked for."""
         return self.matches() or self.within()
 
     def held_too_few_digits(self) -> bool:
-        """Right as it prints, but the float16/float32 it is holds a value that is not."""
-        return self.passes() and self.stored is not None and not self.like(self.stored, self.target).passes()
+        """A float16/float32 too short for the digits asked for: right as it prints but not as it holds, or
+        the answer itself in that dtype but wrong as it prints (not a slip of the learner's)."""
+        if self.stored is None or not self.right_shape:
+            return False
+        if self.passes():
+            return not Answer(self.stored, self.target, self.question).passes()
+        return np.array_equal(self.given, self.target.astype(self.given.dtype))
 
     def places(self) -> np.ndarray:
         """The digits and the decimal places of each entry as written (1200: 2 digits, -2 places)."""
@@ -121,17 +133,19 @@ class Answer:
     def digits_close(self) -> bool:
         """Right to the digits it shows, at least two (NumPy prints an array's entries with common
         decimals); a whole number given for a whole number is exact or wrong (1000 is not 1024)."""
-        if not self.numbers or not self.read.size or not np.isfinite(self.read).all():
+        if not self.right_shape or not self.read.size or not np.isfinite(self.read).all():
             return False
         digits, places = self.places()
-        if max(digits.max(), places.max()) < 2 or places.max() <= 0 and np.all(self.target % 1 == 0):
-            return False  # one digit (6, 0.2) is too few; 1000 is not 1024 "to 1 digit"
+        if max(digits.max(), places.max()) < 2 or (places.max() <= 0 and np.all(self.target % 1 == 0)):
+            return False  # a single digit (6, 0.2) is too few to judge; 1000 is not 1024 "to 1 digit"
         unit = 10.0 ** -(np.maximum(places, places.max()) if places.max() > 0 else places)
         return not self.off(0.5, unit.reshape(self.read.shape)).any()
 
     def more_decimals(self) -> bool:
-        """More decimals given than the last digit asked for has (0.22146 for 4 decimals)."""
-        return self.places()[1].max() > -np.floor(np.log10(np.where(self.unit() > 0, self.unit(), 1.0))).max()
+        """An entry that is off, given with more decimals than its last digit asked for has (0.22146 for
+        4 decimals): not rounded, so rounding is not what went wrong."""
+        asked = -np.floor(np.log10(np.where(self.unit() > 0, self.unit(), 1.0)))
+        return bool((self.places()[1] > asked.ravel())[self.off().ravel()].any())
 
     def cut_off(self) -> bool:
         step = np.where(self.unit() > 0, self.unit(), 1.0)
@@ -191,7 +205,8 @@ class Answer:
     @property
     def precision(self) -> str:
         dtype, held = self.given.dtype, as_typed(float(self.stored.flat[0])) if self.stored.size else ""
-        asked = f"the value {self.answer_form}" if self.answer_form.startswith("to ") else "the exact value"
+        form = self.answer_form or ""  # a function's results have no form: compared within the tolerance
+        asked = f"the value {form}" if form.startswith("to ") else "the exact value" if form else "the value"
         return (
             f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it "
             f"holds {held}{' (first entry)' * bool(self.stored.ndim)}, not {asked} the question asks for. "
@@ -224,9 +239,9 @@ def _words(words: Sequence[str]) -> str:
     return ", ".join(quoted[:-1]) + " or " + quoted[-1] if len(quoted) > 1 else "".join(quoted)
 
 
-#: ``name``: what it recognises; ``applies(x)``: whether it does (its value is ``{it}`` in the message);
-#: ``message``: what it says, a template (``{a.…}`` are attributes of ``x``) or a function of ``x``;
-#: ``passed``: whether the answer is right.
+#: ``name``: what it recognises; ``applies(x)``: whether it does, true only if no rule before it applied
+#: (what it returns is ``{it}`` in the message: the typical mistake's explanation); ``message``: what
+#: it says, a template (``{a.…}`` are attributes of ``x``) or a function of ``x``; ``passed``: right.
 Rule = namedtuple("Rule", "name applies message passed", defaults=[False])
 
 
@@ -279,7 +294,7 @@ DIFFERENCES = [  # the answer is of the kind asked for, not a typical mistake, a
     ),
 ]
 VALUE_RULES = [
-    Rule("right, but a float16/float32 holds too few digits", Answer.held_too_few_digits, "{a.precision}"),
+    Rule("a float16/float32 that holds too few digits", Answer.held_too_few_digits, "{a.precision}"),
     Rule("right", Answer.passes, CORRECT, passed=True),
     Rule("a typical mistake", lambda a: a.mistake(Answer.passes), "Not quite. {it}"),
     Rule("not the kind of answer asked for", lambda a: a.refused, "{a.refusal}"),
@@ -319,10 +334,12 @@ class Run:
     """A learner's function (``given``) run on each case of ``exercise``: ``calls`` (None if it is not a
     function; cut at the first error), each with its ``value`` or ``error``, what it printed or warned
     (``extra``) and its ``result`` (an ``Answer`` with its ``arguments``); the first result not of the
-    reference's kind (``bad``), the first wrong (``wrong``), the typical mistake all match (``mistake``)."""
+    reference's kind (``bad``), the first wrong (``wrong``), and the explanation of the first typical mistake
+    whose results all of them match (``mistake``); the last three are None until every call returned."""
 
     def __init__(self, given: Any, exercise: FunctionExercise):
         self.given, self.given_as, self.cases, self.calls = given, describe(given)[0], exercise._cases, None
+        self.bad = self.wrong = self.mistake = None
         if not callable(given) or isinstance(given, type):
             return
         (targets, mistakes), self.calls = exercise._results, []
@@ -337,11 +354,8 @@ class Run:
         found = [call.result for call in self.calls]
         self.bad = next((one for one in found if one.refused), None)
         self.wrong = next((one for one in found if not one.matches()), None)
-        self.mistake = None
         for results, text in mistakes:
-            if results and all(
-                one.like(one.given, x).matches() for one, x in zip(found, results, strict=True)
-            ):
+            if results and all(one.against(x).matches() for one, x in zip(found, results, strict=True)):
                 self.mistake = text
                 break
 
@@ -367,6 +381,8 @@ class Run:
             f"{describe(a.given)[0]} whose item {a.read.where} is " * bool(a.read.where) + a.read.description
         )
         advice = f": {a.read.advice}" * bool(a.read.advice)
+        if a.read.description.startswith("text "):  # typing advice does not fit a function
+            advice = ": return numbers, not text (no str(…), f-string or format around them)"
         return f"Your function returned {what} on arguments {a.arguments}, not {a.expected}{advice}.{a.extra}"
 
     def wrong_result(self, a: Answer) -> str:
@@ -386,6 +402,11 @@ FUNCTION_RULES = [
     Rule("it returned what was not asked for", lambda run: run.bad, lambda run: run.returned(run.bad)),
     Rule("right", lambda run: run.wrong is None, CORRECT, passed=True),
     Rule("a typical mistake", lambda run: run.mistake, "Not quite. {it}"),
+    Rule(
+        "float16/float32 results too short",
+        lambda run: run.wrong.held_too_few_digits(),
+        "Not quite: wrong result for arguments {a.wrong.arguments}. {a.wrong.precision}{a.wrong.extra}",
+    ),
     Rule("a wrong result", lambda run: True, lambda run: run.wrong_result(run.wrong)),
 ]
 
@@ -451,9 +472,7 @@ class Exercise:
         self.question, self._expected, self._hint, self._solution = question, expected, hint, solution
         self._mistakes, self.rtol, self.atol = tuple(mistakes), rtol, atol
         self.decimals, self.significant, self._choices = decimals, significant, choices
-        self._aliases = {_spelling(word): (word, "") for word in choices or ()} if aliases else {}
-        for alias, word in (aliases or {}).items():
-            self._aliases[_spelling(alias)] = (word, "") if isinstance(word, str) else tuple(word)
+        self._aliases = dict(aliases or {})
 
     @cached_property
     def _judging(self) -> tuple[Target, list[tuple[Target, str]], Any]:
@@ -467,6 +486,14 @@ class Exercise:
         target, mistakes, _ = self._judging
         words = [wrong for wrong, _ in mistakes if isinstance(wrong, str)]
         return tuple(self._choices if self._choices is not None else (target, *words) if words else ())
+
+    @cached_property
+    def _spellings(self) -> dict[str, tuple[str, str]]:
+        """Each choice and alias as spelled without case, spaces or punctuation → (the choice, a note)."""
+        spellings = {_spelling(word): (word, "") for word in self.choices}
+        for alias, word in self._aliases.items():
+            spellings[_spelling(alias)] = (word, "") if isinstance(word, str) else tuple(word)
+        return spellings
 
     @property
     def expected(self) -> Any:
@@ -489,9 +516,12 @@ class Exercise:
         """Compare ``answer`` with the reference and say what is wrong, if anything."""
         if answer is PLACEHOLDER:
             return CheckResult(False, NOT_ATTEMPTED)
-        alias = self._aliases.get(_spelling(answer)) if type(answer) is str else None
-        given, note = alias or (answer, "")
-        try:
+        try:  # the learner's objects run only in here (``_quietly`` keeps their prints out of the output)
+            given, note = (
+                self._spellings.get(_spelling(answer), (answer, ""))
+                if isinstance(answer, str)
+                else (answer, "")
+            )
             with np.errstate(all="ignore"):
                 result = _quietly(lambda: self._check(given)).value
         except Exception as error:  # a bug of the checker itself: say so, never a traceback
@@ -521,6 +551,11 @@ class FunctionExercise(Exercise):
         super().__init__(question, None, **options)
         self.reference, self._function_mistakes = reference, tuple(mistakes)
         self._cases = copy.deepcopy(tuple(tuple(case) for case in cases))
+
+    @property
+    def answer_form(self) -> None:
+        """None: a function's results are compared within the tolerance, not to a number of digits."""
+        return None
 
     @property
     def cases(self) -> tuple[tuple[Any, ...], ...]:

@@ -346,3 +346,71 @@ def test_one_entry_off_by_one_is_named():
     )
     message = row.check([-0.6667, 0.3334, 0.3333]).message
     assert "in entry (1,)" in message and "every entry" not in message, message
+
+
+def test_a_float16_of_the_right_answer_is_told_about_its_dtype_not_about_rounding():
+    angle = Exercise("θ? Give it to 4 decimals.", 0.2213594, hint="h", solution="answer = 0.2214", decimals=4)
+    # np.float16(0.2213594) prints as 0.2213: it looks cut off, but the learner's slip is the dtype.
+    message = angle.check(np.float16(0.2213594)).message
+    assert "np.float16 keeps only about 3 significant digits" in message and "cut" not in message, message
+    assert "cut the digits off" in angle.check(np.float64(0.2213)).message  # the same digits in float64
+    assert angle.check(np.float32(0.2213594))  # float32 holds enough digits for this question
+
+
+def test_text_with_a_decimal_comma_is_told_to_use_a_point():
+    angle = Exercise("θ? Give it to 4 decimals.", 0.2213594, hint="h", solution="answer = 0.2214", decimals=4)
+    message = angle.check("0,2214").message
+    assert "write 0.2214 without quotes (a decimal point, not a comma)" in message, message
+    assert "thousands" not in message
+    period = Exercise("Period of bit 9?", 1024, hint="h", solution="answer = 1024")
+    assert "or 1024 if the comma separates thousands" in period.check("1,024").message
+
+
+def test_a_function_returning_text_is_told_to_return_numbers():
+    for function in (lambda x: str(x**2), lambda x: [f"{v}" for v in np.atleast_1d(x**2)]):
+        message = square.check(function).message
+        assert "return numbers, not text" in message and "without quotes" not in message, message
+
+
+def test_more_digits_and_off_by_one_are_told_apart_entry_by_entry():
+    sizes = Exercise(
+        "Two sizes? Give each to 3 significant digits.",
+        [1234.5678, 0.012345678],
+        hint="h",
+        solution="answer = [1230, 0.0123]",
+        significant=3,
+    )
+    # Both entries have exactly the digits asked for, the last one off: a rounding slip, in both.
+    assert "Round only the final value" in sizes.check([1240, 0.0124]).message
+    # Entry 1 is off by one in its last digit; entry 0 has more digits but is right.
+    message = sizes.check([1234.6, 0.0124]).message
+    assert "Round only the final value" in message and "in entry (1,)" in message, message
+    assert "more than half a unit" in sizes.check([1234.6, 0.01244]).message
+
+
+def test_functions_have_no_answer_form_and_float16_results_are_named():
+    assert square.answer_form is None and wavelength.answer_form == "the exact value"
+    message = square.check(lambda x: np.asarray(x**2, dtype=np.float16) + np.float16(0.001)).message
+    assert "wrong result" in message and "np.float16" not in message, message
+    third = FunctionExercise(
+        "x/3", reference=lambda x: x / 3, cases=[(1.0,), (np.arange(3.0),)], hint="h", solution="s"
+    )
+    message = third.check(lambda x: np.asarray(np.asarray(x) / 3, dtype=np.float16)).message
+    assert "np.float16 keeps only about 3 significant digits" in message, message
+
+
+def test_word_answers_spelled_otherwise_and_odd_objects():
+    word = Exercise(
+        "Which?", "invariant", hint="h", solution="answer = 'invariant'", choices=["equivariant", "invariant"]
+    )
+    assert word.check("In-variant") and word.check(np.str_("invariant"))  # no aliases needed
+    assert "np.str_" not in word.check(np.str_("variant")).message
+
+    class Hostile(dict):
+        def __len__(self):
+            raise ZeroDivisionError
+
+    message = word.check(Hostile()).message
+    assert "cannot be read" in message and "could not judge" not in message, message
+    question = Exercise("Is 7 prime?", True, hint="h", solution="answer = True")
+    assert "quotes" not in question.check(1).message and "without quotes" in question.check("yes").message
