@@ -517,11 +517,8 @@ class Exercise:
         if answer is PLACEHOLDER:
             return CheckResult(False, NOT_ATTEMPTED)
         try:  # the learner's objects run only in here (``_quietly`` keeps their prints out of the output)
-            given, note = (
-                self._spellings.get(_spelling(answer), (answer, ""))
-                if isinstance(answer, str)
-                else (answer, "")
-            )
+            spelled = _spelling(answer) if isinstance(answer, str) else None
+            given, note = self._spellings.get(spelled, (answer, ""))
             with np.errstate(all="ignore"):
                 result = _quietly(lambda: self._check(given)).value
         except Exception as error:  # a bug of the checker itself: say so, never a traceback
