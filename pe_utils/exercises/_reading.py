@@ -11,6 +11,7 @@ from __future__ import annotations
 import decimal
 import math
 import numbers
+import re
 import reprlib
 import types
 from collections.abc import Callable, Iterator
@@ -71,10 +72,18 @@ def _text_advice(text: str, one: bool = False) -> str:
     inside = stripped.strip("[]()").strip()
     if found == [stripped]:
         return f"write {stripped} without quotes"
-    whole, _, part = stripped.partition(",")
-    if one and part and (whole + part).lstrip("-").isdigit():  # '0,2214': a decimal comma
+    if one and re.fullmatch(r"[+-]?\d+,\d+", stripped):  # '0,2214': a decimal comma ('1,024': thousands?)
+        whole, part = stripped.split(",")
         thousands = f", or {whole}{part} if the comma separates thousands" * (len(part) == 3)
         return f"write {whole}.{part} without quotes (a decimal point, not a comma){thousands}"
+    if one and re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+", stripped):  # '1,000,000'
+        return f"write {stripped.replace(',', '')} without quotes (no commas inside a number)"
+    if ", " in inside and re.search(r"\d,\d", inside):  # '0,5, 0,25': decimal commas in a list
+        found = [word.replace(",", ".") for word in inside.split(", ")]
+        if _numbers_in(" ".join(found)) == found and not one:
+            return (
+                f"write the numbers as a list with decimal points, without quotes: [{', '.join(found[:6])}]"
+            )
     if one and len(found) >= 2:
         return "the answer is a single number: write it without quotes"
     if one and _numbers_in(inside) == [inside]:
@@ -171,16 +180,18 @@ def _read(value: Any, where: str, room: list[int]) -> np.ndarray | Refusal:
             value = np.array(float(value))
         except OverflowError:  # a number too large for a float: a wrong value rather than a wrong kind
             digits = decimal.Decimal(int(abs(value))).adjusted() + 1
-            advice = "far too large; the answer is an ordinary-sized number (it fits in a float); try hint()"
+            advice = "far too large in size; the answer is an ordinary-sized number (it fits in a float)"
+            advice += "; try hint()"
             return Refusal(f"a value of {digits} digits", advice, where)
     if isinstance(value, list | tuple | range):
         return _sequence(value, where, room)
-    if not isinstance(getattr(value, "shape", None), tuple) or not hasattr(value, "__array__"):
+    if isinstance(value, str) and where:  # an entry of a list: one number
+        return Refusal(f"text {short_repr(value)}", _text_advice(value, one=True), where)
+    shape = getattr(value, "shape", None)
+    if not isinstance(shape, tuple) or not hasattr(value, "__array__"):
         return Refusal(*describe(value), where=where)
-    if (
-        math.prod(value.shape) > room[0]
-    ):  # an array of any library (NumPy, torch, pandas) is read only if small
-        return Refusal(f"an array of shape {value.shape}", "", where)
+    if math.prod(shape) > room[0]:  # an array of any library (NumPy, torch, pandas) is read only if small
+        return Refusal(f"an array of shape {shape}", "", where)
     array = np.asarray(value)
     if array.dtype.kind == "O":  # a list of objects, or one (np.array(10**20)): read what it holds
         return _sequence(list(array), where, room) if array.shape else _read(array.item(), where, room)

@@ -6,8 +6,8 @@ prints or warns; ``_reading.py`` reads the answer without trusting it. A numeric
 half a unit of that digit) or the exact value. A value gets the message of the first rule of
 ``VALUE_RULES`` that applies:
 
-1. a float16/float32 too short for the digits asked for (right as it prints but not as it holds, or
-   the answer itself in that dtype);
+1. a float16/float32 too coarse for the digits asked for (right as it prints but not as it holds, or
+   within two of its steps of the answer);
 2. right;
 3. a typical mistake;
 4. not the kind of answer asked for (text, None, several numbers for one, …);
@@ -118,12 +118,13 @@ class Answer:
 
     def held_too_few_digits(self) -> bool:
         """A float16/float32 too short for the digits asked for: right as it prints but not as it holds, or
-        the answer itself in that dtype but wrong as it prints (not a slip of the learner's)."""
+        wrong but within two of its dtype's steps of the answer (too coarse to tell a slip)."""
         if self.stored is None or not self.right_shape:
             return False
         if self.passes():
             return not Answer(self.stored, self.target, self.question).passes()
-        return np.array_equal(self.given, self.target.astype(self.given.dtype))
+        step = np.abs(np.spacing(self.target.astype(self.given.dtype))).astype(np.float64)
+        return bool(np.all(np.abs(self.stored - self.target) <= 2 * step))
 
     def places(self) -> np.ndarray:
         """The digits and the decimal places of each entry as written (1200: 2 digits, -2 places)."""
@@ -204,13 +205,16 @@ class Answer:
 
     @property
     def precision(self) -> str:
-        dtype, held = self.given.dtype, as_typed(float(self.stored.flat[0])) if self.stored.size else ""
-        form = self.answer_form or ""  # a function's results have no form: compared within the tolerance
+        """Why a float16/float32 cannot be judged: the first entry wrong as it prints (or as it holds)."""
+        dtype, form = self.given.dtype, self.answer_form or ""  # a function's results have no form
+        off = (Answer(self.stored, self.target, self.question) if self.passes() else self).off()
+        index = _first(off) if off.any() else _first(np.ones_like(off))
+        where, held = f"entry {index}" if index else "it", as_typed(float(self.stored[index]))
         asked = f"the value {form}" if form.startswith("to ") else "the exact value" if form else "the value"
         return (
-            f"Close, but np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits: it "
-            f"holds {held}{' (first entry)' * bool(self.stored.ndim)}, not {asked} the question asks for. "
-            "Compute in float64 (a plain Python float, or np.float64) and give that."
+            f"Too few digits: np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits, "
+            f"not enough for {asked} the question asks for: {where} holds {held}. "
+            "Compute in float64 (a plain Python float, or np.float64) and give the value you get."
         )
 
     @property
@@ -381,7 +385,7 @@ class Run:
             f"{describe(a.given)[0]} whose item {a.read.where} is " * bool(a.read.where) + a.read.description
         )
         advice = f": {a.read.advice}" * bool(a.read.advice)
-        if a.read.description.startswith("text "):  # typing advice does not fit a function
+        if a.read.description.startswith(("text ", "bytes ")) or a.read.description.endswith(" of text"):
             advice = ": return numbers, not text (no str(…), f-string or format around them)"
         return f"Your function returned {what} on arguments {a.arguments}, not {a.expected}{advice}.{a.extra}"
 

@@ -414,3 +414,33 @@ def test_word_answers_spelled_otherwise_and_odd_objects():
     assert "cannot be read" in message and "could not judge" not in message, message
     question = Exercise("Is 7 prime?", True, hint="h", solution="answer = True")
     assert "quotes" not in question.check(1).message and "without quotes" in question.check("yes").message
+
+
+def test_a_float16_too_coarse_to_judge_is_not_called_close():
+    length = Exercise(
+        "λ? Give it to 5 significant digits.", 35332.9475, hint="h", solution="answer = 35333", significant=5
+    )
+    # float16 steps by 16 here: 35315 and the answer are the same float16, so it cannot say "close".
+    message = length.check(np.float16(35315)).message
+    assert message.startswith("Too few digits: np.float16") and "it holds 35328" in message, message
+    assert "not the right value" in length.check(np.float16(36000)).message  # 42 steps away: wrong
+    row = Exercise("Row? Give each to 4 decimals.", [0.0884, 0.80853], hint="h", solution="s", decimals=4)
+    message = row.check(np.array([0.0884, 0.80853], dtype=np.float16)).message
+    assert "entry (1,) holds 0.80859375" in message, message  # the entry that is off, not the first
+
+
+def test_decimal_commas_in_text_anywhere():
+    number = Exercise("x? Give it to 1 decimal.", 0.5, hint="h", solution="answer = 0.5", decimals=1)
+    assert "write +0.5 without quotes (a decimal point" in number.check("+0,5").message
+    million = Exercise("n?", 10**6, hint="h", solution="answer = 1000000")
+    assert "write 1000000 without quotes (no commas" in million.check("1,000,000").message
+    row = Exercise("Row?", [-0.577, 0.2716], hint="h", solution="s", rtol=1e-3)
+    message = row.check("-0,577, 0,2716").message
+    assert "as a list with decimal points, without quotes: [-0.577, 0.2716]" in message, message
+    assert "item [0] is text '-0,577': write -0.577 without quotes" in row.check(["-0,577", "0,2716"]).message
+    assert "[0, 1]" in Exercise("Two?", [0, 1], hint="h", solution="s").check("0,1").message
+
+
+def test_a_function_returning_bytes_is_told_to_return_numbers():
+    message = square.check(lambda x: str(x).encode()).message
+    assert "return numbers, not text" in message and "b prefix" not in message, message
