@@ -76,10 +76,11 @@ def _text_advice(text: str, one: bool = False) -> str:
         whole, part = stripped.split(",")
         thousands = f", or {whole}{part} if the comma separates thousands" * (len(part) == 3)
         return f"write {whole}.{part} without quotes (a decimal point, not a comma){thousands}"
-    if one and re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+", stripped):  # '1,000,000'
+    if one and re.fullmatch(r"[+-]?\d{1,3}(,\d{3})+(\.\d+)?", stripped):  # '1,000,000', '40,889.94'
         return f"write {stripped.replace(',', '')} without quotes (no commas inside a number)"
-    if ", " in inside and re.search(r"\d,\d", inside):  # '0,5, 0,25': decimal commas in a list
-        found = [word.replace(",", ".") for word in inside.split(", ")]
+    separator = ";" if ";" in inside else ", "  # '0,5; 0,25' or '0,5, 0,25': decimal commas in a list
+    if separator in inside and re.search(r"\d,\d", inside):
+        found = [word.strip().replace(",", ".") for word in inside.split(separator)]
         if _numbers_in(" ".join(found)) == found and not one:
             return (
                 f"write the numbers as a list with decimal points, without quotes: [{', '.join(found[:6])}]"

@@ -210,11 +210,12 @@ class Answer:
         off = (Answer(self.stored, self.target, self.question) if self.passes() else self).off()
         index = _first(off) if off.any() else _first(np.ones_like(off))
         where, held = f"entry {index}" if index else "it", as_typed(float(self.stored[index]))
+        then = "return that" if self.subject == "its result" else "give the value you get"
         asked = f"the value {form}" if form.startswith("to ") else "the exact value" if form else "the value"
         return (
             f"Too few digits: np.{dtype} keeps only about {np.finfo(dtype).precision} significant digits, "
             f"not enough for {asked} the question asks for: {where} holds {held}. "
-            "Compute in float64 (a plain Python float, or np.float64) and give the value you get."
+            f"Compute in float64 (a plain Python float, or np.float64) and {then}."
         )
 
     @property
@@ -338,12 +339,13 @@ class Run:
     """A learner's function (``given``) run on each case of ``exercise``: ``calls`` (None if it is not a
     function; cut at the first error), each with its ``value`` or ``error``, what it printed or warned
     (``extra``) and its ``result`` (an ``Answer`` with its ``arguments``); the first result not of the
-    reference's kind (``bad``), the first wrong (``wrong``), and the explanation of the first typical mistake
-    whose results all of them match (``mistake``); the last three are None until every call returned."""
+    reference's kind (``bad``), the first wrong (``wrong``), the first wrong by more than a float16/float32
+    rounding (``far``), and the explanation of the first typical mistake whose results all of them match
+    (``mistake``); these are None until every call returned."""
 
     def __init__(self, given: Any, exercise: FunctionExercise):
         self.given, self.given_as, self.cases, self.calls = given, describe(given)[0], exercise._cases, None
-        self.bad = self.wrong = self.mistake = None
+        self.bad = self.wrong = self.far = self.mistake = None
         if not callable(given) or isinstance(given, type):
             return
         (targets, mistakes), self.calls = exercise._results, []
@@ -358,6 +360,7 @@ class Run:
         found = [call.result for call in self.calls]
         self.bad = next((one for one in found if one.refused), None)
         self.wrong = next((one for one in found if not one.matches()), None)
+        self.far = next((one for one in found if not one.matches() and not one.held_too_few_digits()), None)
         for results, text in mistakes:
             if results and all(one.against(x).matches() for one, x in zip(found, results, strict=True)):
                 self.mistake = text
@@ -408,10 +411,10 @@ FUNCTION_RULES = [
     Rule("a typical mistake", lambda run: run.mistake, "Not quite. {it}"),
     Rule(
         "float16/float32 results too short",
-        lambda run: run.wrong.held_too_few_digits(),
+        lambda run: run.far is None,
         "Not quite: wrong result for arguments {a.wrong.arguments}. {a.wrong.precision}{a.wrong.extra}",
     ),
-    Rule("a wrong result", lambda run: True, lambda run: run.wrong_result(run.wrong)),
+    Rule("a wrong result", lambda run: True, lambda run: run.wrong_result(run.far)),
 ]
 
 

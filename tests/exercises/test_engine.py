@@ -444,3 +444,21 @@ def test_decimal_commas_in_text_anywhere():
 def test_a_function_returning_bytes_is_told_to_return_numbers():
     message = square.check(lambda x: str(x).encode()).message
     assert "return numbers, not text" in message and "b prefix" not in message, message
+
+
+def test_float16_results_are_named_only_when_every_case_is_within_its_steps():
+    third = FunctionExercise(
+        "x/3", reference=lambda x: x / 3, cases=[(1.0,), (-2.0,)], hint="h", solution="s"
+    )
+    message = third.check(lambda x: np.float16(x / 3)).message
+    assert "Too few digits: np.float16" in message and "return that" in message, message
+    # Right in float16 on the first case only: a real mistake, not the dtype.
+    message = third.check(lambda x: np.float16(abs(x) / 3)).message
+    assert "np.float16" not in message and "wrong result for arguments (-2.0,)" in message, message
+
+
+def test_decimal_commas_with_semicolons_and_thousands_with_a_point():
+    row = Exercise("Row?", [-0.6667, 0.3333], hint="h", solution="s", rtol=1e-3)
+    assert "[-0.6667, 0.3333]" in row.check("-0,6667; 0,3333").message
+    base = Exercise("Base? Give it to 7 significant digits.", 40889.94, hint="h", solution="s", significant=7)
+    assert "write 40889.94 without quotes (no commas" in base.check("40,889.94").message
