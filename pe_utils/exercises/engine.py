@@ -336,15 +336,15 @@ def _arguments(case: tuple[Any, ...]) -> str:
 
 
 class Run:
-    """A learner's function (``given``) run on each case of ``exercise``: ``calls`` (None if it is not a
-    function; cut at the first error), each with its ``value`` or ``error``, what it printed or warned
-    (``extra``) and its ``result`` (an ``Answer`` with its ``arguments``); the first result not of the
-    reference's kind (``bad``), the first wrong (``wrong``), the first wrong by more than a float16/float32
-    rounding (``far``), and the explanation of the first typical mistake whose results all of them match
-    (``mistake``); these are None until every call returned."""
+    """A learner's function (``given``, named by ``given_as``) run on each case of ``exercise``: ``calls``
+    (None if it is not a function; cut at the first error), each with its ``value`` or ``error``, what it
+    printed or warned (``extra``) and its ``result`` (an ``Answer`` with its ``arguments``); the first
+    result not of the reference's kind (``bad``), the first wrong (``wrong``), the first wrong by more
+    than a float16/float32 rounding (``far``), and the explanation of the first typical mistake whose
+    results all of them match (``mistake``); these are None until every call returned."""
 
     def __init__(self, given: Any, exercise: FunctionExercise):
-        self.given, self.given_as, self.cases, self.calls = given, describe(given)[0], exercise._cases, None
+        self.given_as, self.cases, self.calls = describe(given)[0], exercise._cases, None
         self.bad = self.wrong = self.far = self.mistake = None
         if not callable(given) or isinstance(given, type):
             return
